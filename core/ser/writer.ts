@@ -33,20 +33,25 @@ export class Writer {
     return at;
   }
 
+  // room() may replace buf and view, so it is always called before they are read.
   u8(v: number): void {
-    this.buf[this.room(1)] = v;
+    const at = this.room(1);
+    this.buf[at] = v;
   }
 
   u16(v: number): void {
-    this.view.setUint16(this.room(2), v);
+    const at = this.room(2);
+    this.view.setUint16(at, v);
   }
 
   u32(v: number): void {
-    this.view.setUint32(this.room(4), v);
+    const at = this.room(4);
+    this.view.setUint32(at, v);
   }
 
   u64(v: bigint): void {
-    this.view.setBigUint64(this.room(8), v);
+    const at = this.room(8);
+    this.view.setBigUint64(at, v);
   }
 
   /** u64 from a non-negative safe integer, avoiding a BigInt on hot paths (counts, lengths). */
@@ -57,11 +62,13 @@ export class Writer {
   }
 
   i64(v: bigint): void {
-    this.view.setBigInt64(this.room(8), v);
+    const at = this.room(8);
+    this.view.setBigInt64(at, v);
   }
 
   fixed(bytes: Uint8Array): void {
-    this.buf.set(bytes, this.room(bytes.length));
+    const at = this.room(bytes.length);
+    this.buf.set(bytes, at);
   }
 
   lenPrefixed(bytes: Uint8Array): void {
