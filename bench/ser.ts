@@ -13,12 +13,15 @@ import type { Input, Output, TxKernel } from '../core/types/transaction.js';
 import { measure, saveResults } from './harness.js';
 
 const params = CHAIN_PARAMS.mainnet;
-let seed = 1;
+// xorshift32: deterministic filler bytes, distinct enough that no two items collide.
+let state = 0x9e3779b9;
 function rand(n: number): Uint8Array {
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    seed = (seed * 1_103_515_245 + 12_345) >>> 0;
-    out[i] = seed >>> 24;
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    out[i] = state & 0xff;
   }
   return out;
 }

@@ -113,7 +113,7 @@ function unpackNonces(r: Reader, edgeBits: number): bigint[] {
   return nonces;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
 
 export function readProof(r: Reader): Proof {
