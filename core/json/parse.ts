@@ -1,0 +1,546 @@
+// Strict JSON parsing with serde_json's acceptance rules and error messages, except that integers
+// beyond 2^53 - 1 become bigints instead of losing precision. The parser is iterative (an explicit
+// stack of open containers), so hostile nesting can only ever produce a JsonError.
+
+import type { JsonArray, JsonObject, JsonValue } from './value.js';
+
+export type JsonErrorKind = 'TooLarge' | 'TooDeep' | 'Syntax';
+
+export class JsonError extends Error {
+  readonly kind: JsonErrorKind;
+  /** UTF-16 offset into the input where the problem was detected. */
+  readonly position: number;
+  /** 1-based line and the column in UTF-8 bytes, as serde_json reports them; 0 when unknown. */
+  readonly line: number;
+  readonly column: number;
+
+  constructor(kind: JsonErrorKind, message: string, position: number, line = 0, column = 0) {
+    super(message);
+    this.name = 'JsonError';
+    this.kind = kind;
+    this.position = position;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+export interface ParseLimits {
+  /** Longest accepted text, in UTF-16 code units. */
+  maxLength?: number;
+  /** Deepest accepted nesting of arrays and objects. */
+  maxDepth?: number;
+}
+
+export const DEFAULT_MAX_LENGTH = 16 * 1024 * 1024;
+// serde_json's limit is also 128, but it counts so that 127 levels is the most it accepts.
+export const DEFAULT_MAX_DEPTH = 128;
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const QUOTE = 34;
+const PLUS = 43;
+const COMMA = 44;
+const MINUS = 45;
+const DOT = 46;
+const SLASH = 47;
+const ZERO = 48;
+const NINE = 57;
+const COLON = 58;
+const UPPER_E = 69;
+const OPEN_BRACKET = 91;
+const BACKSLASH = 92;
+const CLOSE_BRACKET = 93;
+const LOWER_E = 101;
+const LOWER_F = 102;
+const LOWER_N = 110;
+const LOWER_T = 116;
+const LOWER_U = 117;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+export function parseJson(text: string, limits?: ParseLimits): JsonValue {
+  if (typeof text !== 'string') throw new JsonError('Syntax', 'input is not a string', 0);
+  const maxLength = limits?.maxLength ?? DEFAULT_MAX_LENGTH;
+  const maxDepth = limits?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (text.length > maxLength) throw tooLarge(text.length, maxLength);
+  if (fastPathApplies(text, maxDepth)) {
+    try {
+      return JSON.parse(text) as JsonValue;
+    } catch {
+      // Fall through: the slow path produces the serde_json-style error.
+    }
+  }
+  return new Parser(text, maxDepth).parseDocument();
+}
+
+/** parseJson without the native fast path; exported so tests and benchmarks can compare both. */
+export function parseJsonSlowPath(text: string, limits?: ParseLimits): JsonValue {
+  const maxLength = limits?.maxLength ?? DEFAULT_MAX_LENGTH;
+  if (typeof text !== 'string') throw new JsonError('Syntax', 'input is not a string', 0);
+  if (text.length > maxLength) throw tooLarge(text.length, maxLength);
+  return new Parser(text, limits?.maxDepth ?? DEFAULT_MAX_DEPTH).parseDocument();
+}
+
+function tooLarge(length: number, maxLength: number): JsonError {
+  return new JsonError(
+    'TooLarge',
+    `JSON text of ${length} characters exceeds the limit of ${maxLength}`,
+    maxLength,
+  );
+}
+
+/**
+ * Whether the native JSON.parse is guaranteed to give exactly what the slow path gives. It is,
+ * unless the text nests too deeply, has an integer that might not be safe (16+ digits), has an
+ * exponent (which might overflow to Infinity, an error for serde_json), or escapes a surrogate
+ * (a lone one must be rejected). Strings are skipped so hex digits in them do not count.
+ */
+export function fastPathApplies(text: string, maxDepth: number): boolean {
+  const len = text.length;
+  let depth = 0;
+  let digits = 0;
+  // indexOf is much faster than a charCodeAt loop at skipping the long hex strings Epic sends.
+  let backslash = text.indexOf('\\');
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (;;) {
+        const close = text.indexOf('"', i + 1);
+        // Unterminated: JSON.parse will throw and the slow path reports the error.
+        if (close < 0) return true;
+        if (backslash >= 0 && backslash <= i) backslash = text.indexOf('\\', i + 1);
+        if (backslash < 0 || backslash > close) {
+          i = close;
+          break;
+        }
+        if (text.charCodeAt(backslash + 1) === LOWER_U && isSurrogateEscape(text, backslash + 2)) {
+          return false;
+        }
+        // Continue after the escaped character, which may itself be a quote or backslash.
+        i = backslash + 1;
+      }
+      digits = 0;
+    } else if (c >= ZERO && c <= NINE) {
+      if (++digits >= 16) return false;
+    } else {
+      if ((c === LOWER_E || c === UPPER_E) && digits > 0) return false;
+      digits = 0;
+      if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+        if (++depth > maxDepth) return false;
+      } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+        depth--;
+      }
+    }
+  }
+  return true;
+}
+
+// True when the four characters at i start with "d8".."df" (any case): a surrogate code unit.
+function isSurrogateEscape(text: string, i: number): boolean {
+  const a = text.charCodeAt(i) | 0x20;
+  const b = text.charCodeAt(i + 1) | 0x20;
+  return a === 0x64 && ((b >= 0x38 && b <= 0x39) || (b >= 0x61 && b <= 0x66));
+}
+
+class Parser {
+  private readonly s: string;
+  private readonly len: number;
+  private readonly maxDepth: number;
+  private i = 0;
+
+  constructor(text: string, maxDepth: number) {
+    this.s = text;
+    this.len = text.length;
+    this.maxDepth = maxDepth;
+  }
+
+  parseDocument(): JsonValue {
+    // Containers still open, innermost last; `keys` holds the pending key of each open object.
+    const stack: (JsonArray | JsonObject)[] = [];
+    const keys: string[] = [];
+    let value: JsonValue;
+    for (;;) {
+      let c = this.skipWhitespace();
+      if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+        if (stack.length >= this.maxDepth) {
+          throw this.error('recursion limit exceeded', this.i, true, 'TooDeep');
+        }
+        this.i++;
+        const d = this.skipWhitespace();
+        if (c === OPEN_BRACKET) {
+          if (d === CLOSE_BRACKET) {
+            this.i++;
+            value = [];
+          } else if (d < 0) {
+            throw this.error('EOF while parsing a list', this.i, true);
+          } else {
+            stack.push([]);
+            continue;
+          }
+        } else if (d === CLOSE_BRACE) {
+          this.i++;
+          value = {};
+        } else if (d === QUOTE) {
+          this.i++;
+          keys.push(this.parseString());
+          this.expectColon();
+          stack.push({});
+          continue;
+        } else if (d < 0) {
+          throw this.error('EOF while parsing an object', this.i, true);
+        } else {
+          throw this.error('key must be a string', this.i, true);
+        }
+      } else {
+        value = this.parseScalar(c);
+      }
+
+      // Attach the finished value to its parent, closing every container that ends here.
+      let more = false;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1] as JsonArray | JsonObject;
+        if (Array.isArray(top)) {
+          top.push(value);
+          c = this.skipWhitespace();
+          if (c === COMMA) {
+            this.i++;
+            c = this.skipWhitespace();
+            if (c === CLOSE_BRACKET) throw this.error('trailing comma', this.i, true);
+            if (c < 0) throw this.error('EOF while parsing a value', this.i, true);
+            more = true;
+            break;
+          }
+          if (c === CLOSE_BRACKET) {
+            this.i++;
+            value = stack.pop() as JsonArray;
+            continue;
+          }
+          if (c < 0) throw this.error('EOF while parsing a list', this.i, true);
+          throw this.error('expected `,` or `]`', this.i, true);
+        }
+        setProperty(top, keys.pop() as string, value);
+        c = this.skipWhitespace();
+        if (c === COMMA) {
+          this.i++;
+          c = this.skipWhitespace();
+          if (c === QUOTE) {
+            this.i++;
+            keys.push(this.parseString());
+            this.expectColon();
+            more = true;
+            break;
+          }
+          if (c === CLOSE_BRACE) throw this.error('trailing comma', this.i, true);
+          if (c < 0) throw this.error('EOF while parsing a value', this.i, true);
+          throw this.error('key must be a string', this.i, true);
+        }
+        if (c === CLOSE_BRACE) {
+          this.i++;
+          value = stack.pop() as JsonObject;
+          continue;
+        }
+        if (c < 0) throw this.error('EOF while parsing an object', this.i, true);
+        throw this.error('expected `,` or `}`', this.i, true);
+      }
+      if (!more) break;
+    }
+    if (this.skipWhitespace() >= 0) throw this.error('trailing characters', this.i, true);
+    return value;
+  }
+
+  /** Returns the next non-whitespace code unit without consuming it, or -1 at the end. */
+  private skipWhitespace(): number {
+    const s = this.s;
+    let i = this.i;
+    while (i < this.len) {
+      const c = s.charCodeAt(i);
+      if (c !== SPACE && c !== LF && c !== CR && c !== TAB) {
+        this.i = i;
+        return c;
+      }
+      i++;
+    }
+    this.i = i;
+    return -1;
+  }
+
+  private expectColon(): void {
+    const c = this.skipWhitespace();
+    if (c === COLON) {
+      this.i++;
+      return;
+    }
+    if (c < 0) throw this.error('EOF while parsing an object', this.i, true);
+    throw this.error('expected `:`', this.i, true);
+  }
+
+  private parseScalar(c: number): JsonValue {
+    if (c === QUOTE) {
+      this.i++;
+      return this.parseString();
+    }
+    if (c === MINUS || (c >= ZERO && c <= NINE)) return this.parseNumber(c);
+    if (c === LOWER_T) return this.parseIdent('true', true);
+    if (c === LOWER_F) return this.parseIdent('false', false);
+    if (c === LOWER_N) return this.parseIdent('null', null);
+    if (c < 0) throw this.error('EOF while parsing a value', this.i, true);
+    throw this.error('expected value', this.i, true);
+  }
+
+  private parseIdent<T extends JsonValue>(word: string, result: T): T {
+    for (let k = 1; k < word.length; k++) {
+      const at = this.i + k;
+      if (at >= this.len) throw this.error('EOF while parsing a value', this.len, false);
+      if (this.s.charCodeAt(at) !== word.charCodeAt(k)) {
+        throw this.error('expected ident', at, true);
+      }
+    }
+    this.i += word.length;
+    return result;
+  }
+
+  private parseNumber(first: number): number | bigint {
+    const s = this.s;
+    const len = this.len;
+    const start = this.i;
+    let i = start;
+    let c = first;
+    const negative = c === MINUS;
+    if (negative) {
+      i++;
+      if (i >= len) throw this.error('EOF while parsing a value', len, false);
+      c = s.charCodeAt(i);
+      if (c < ZERO || c > NINE) throw this.error('invalid number', i, true);
+    }
+    const digitsStart = i;
+    // Exact while at most 15 digits have been read; longer integers are redone as bigints.
+    let n = c - ZERO;
+    i++;
+    if (c === ZERO) {
+      c = i < len ? s.charCodeAt(i) : -1;
+      if (c >= ZERO && c <= NINE) throw this.error('invalid number', i, true);
+    } else {
+      while (i < len) {
+        c = s.charCodeAt(i);
+        if (c < ZERO || c > NINE) break;
+        n = n * 10 + (c - ZERO);
+        i++;
+      }
+    }
+    const digitCount = i - digitsStart;
+    let integral = true;
+    c = i < len ? s.charCodeAt(i) : -1;
+    if (c === DOT) {
+      integral = false;
+      i++;
+      const fractionStart = i;
+      while (i < len && isDigit(s.charCodeAt(i))) i++;
+      if (i === fractionStart) {
+        if (i < len) throw this.error('invalid number', i, true);
+        throw this.error('EOF while parsing a value', len, false);
+      }
+      c = i < len ? s.charCodeAt(i) : -1;
+    }
+    if (c === LOWER_E || c === UPPER_E) {
+      integral = false;
+      i++;
+      c = i < len ? s.charCodeAt(i) : -1;
+      if (c === PLUS || c === MINUS) i++;
+      if (i >= len) throw this.error('EOF while parsing a value', len, false);
+      if (!isDigit(s.charCodeAt(i))) throw this.error('invalid number', i, true);
+      while (i < len && isDigit(s.charCodeAt(i))) i++;
+    }
+    this.i = i;
+    if (integral && digitCount <= 15) return negative ? -n : n;
+    const literal = s.slice(start, i);
+    const approx = Number(literal);
+    // serde_json rejects what would overflow an f64 rather than yielding infinity.
+    if (!Number.isFinite(approx)) throw this.error('number out of range', i, false);
+    if (!integral) return approx;
+    const big = BigInt(literal);
+    return big >= MIN_SAFE && big <= MAX_SAFE ? Number(big) : big;
+  }
+
+  /** Parses the rest of a string whose opening quote has been consumed. */
+  private parseString(): string {
+    const s = this.s;
+    const len = this.len;
+    let i = this.i;
+    let start = i;
+    let out = '';
+    for (;;) {
+      let c = 0;
+      while (i < len) {
+        c = s.charCodeAt(i);
+        if (c === QUOTE || c === BACKSLASH || c < SPACE) break;
+        i++;
+      }
+      if (i >= len) throw this.error('EOF while parsing a string', len, false);
+      if (c === QUOTE) {
+        this.i = i + 1;
+        return out + s.slice(start, i);
+      }
+      if (c < SPACE) {
+        throw this.error(
+          'control character (\\u0000-\\u001F) found while parsing a string',
+          i,
+          true,
+        );
+      }
+      out += s.slice(start, i);
+      this.i = i + 1;
+      out += this.parseEscape();
+      i = this.i;
+      start = i;
+    }
+  }
+
+  /** Decodes one escape whose backslash has been consumed. */
+  private parseEscape(): string {
+    const i = this.i;
+    if (i >= this.len) throw this.error('EOF while parsing a string', this.len, false);
+    const c = this.s.charCodeAt(i);
+    this.i = i + 1;
+    switch (c) {
+      case QUOTE:
+        return '"';
+      case BACKSLASH:
+        return '\\';
+      case SLASH:
+        return '/';
+      case 98:
+        return '\b';
+      case LOWER_F:
+        return '\f';
+      case LOWER_N:
+        return '\n';
+      case 114:
+        return '\r';
+      case LOWER_T:
+        return '\t';
+      case LOWER_U:
+        return this.parseUnicodeEscape();
+      default:
+        throw this.error('invalid escape', i, true);
+    }
+  }
+
+  // serde_json accepts only well-formed UTF-16 in escapes: a high surrogate must be followed by
+  // `\u` and a low surrogate, and a low surrogate may not stand alone (its message says "leading"
+  // for that case too).
+  private parseUnicodeEscape(): string {
+    const n = this.hex4();
+    if (n >= 0xdc00 && n <= 0xdfff) {
+      throw this.error('lone leading surrogate in hex escape', this.i, false);
+    }
+    if (n < 0xd800 || n > 0xdbff) return String.fromCharCode(n);
+    for (const expected of [BACKSLASH, LOWER_U]) {
+      if (this.i >= this.len) throw this.error('EOF while parsing a string', this.len, false);
+      if (this.s.charCodeAt(this.i) !== expected) {
+        throw this.error('unexpected end of hex escape', this.i, true);
+      }
+      this.i++;
+    }
+    const low = this.hex4();
+    if (low < 0xdc00 || low > 0xdfff) {
+      throw this.error('lone leading surrogate in hex escape', this.i, false);
+    }
+    return String.fromCharCode(n, low);
+  }
+
+  private hex4(): number {
+    const i = this.i;
+    if (i + 4 > this.len) throw this.error('EOF while parsing a string', this.len, false);
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const d = hexValue(this.s.charCodeAt(i + k));
+      if (d < 0) throw this.error('invalid escape', i + 4, false);
+      n = (n << 4) | d;
+    }
+    this.i = i + 4;
+    return n;
+  }
+
+  /**
+   * Builds the error serde_json would report. `pos` is the UTF-16 offset; with `throughChar`
+   * the position is just past the first UTF-8 byte of the character at `pos` (serde_json's
+   * peek_error, or an error after reading one byte), otherwise it is right before `pos`.
+   */
+  private error(
+    message: string,
+    pos: number,
+    throughChar: boolean,
+    kind: JsonErrorKind = 'Syntax',
+  ): JsonError {
+    const s = this.s;
+    const end = Math.min(pos, this.len);
+    let line = 1;
+    let lineStart = 0;
+    for (let k = 0; k < end; k++) {
+      if (s.charCodeAt(k) === LF) {
+        line++;
+        lineStart = k + 1;
+      }
+    }
+    let column = utf8Length(s, lineStart, end);
+    if (throughChar && end < this.len) {
+      if (s.charCodeAt(end) === LF) {
+        line++;
+        column = 0;
+      } else {
+        column++;
+      }
+    }
+    return new JsonError(kind, `${message} at line ${line} column ${column}`, end, line, column);
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
+}
+
+function hexValue(c: number): number {
+  if (c >= ZERO && c <= NINE) return c - ZERO;
+  const lower = c | 0x20;
+  if (lower >= 0x61 && lower <= LOWER_F) return lower - 0x57;
+  return -1;
+}
+
+// Lone surrogates count 3 bytes, as their WTF-8 form would; valid Rust input never has them.
+function utf8Length(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (
+      c >= 0xd800 &&
+      c <= 0xdbff &&
+      k + 1 < to &&
+      (s.charCodeAt(k + 1) & 0xfc00) === 0xdc00
+    ) {
+      n += 4;
+      k++;
+    } else n += 3;
+  }
+  return n;
+}
+
+// "__proto__" would otherwise hit Object.prototype's setter and replace the prototype.
+function setProperty(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else {
+    obj[key] = value;
+  }
+}

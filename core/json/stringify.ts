@@ -1,0 +1,245 @@
+// JSON output identical to serde_json's `to_string` / `to_string_pretty` for the values Epic's
+// API produces: strings, bools, null, integers (bigint for u64) and nested arrays/objects.
+// Floats never occur in Epic's API types; non-integral numbers are printed as JavaScript prints
+// them, which can differ from serde_json's ryu output (e.g. "1e+300" vs "1e300", "1" vs "1.0").
+
+export interface StringifyOptions {
+  /** serde_json::to_string_pretty layout: 2-space indent, `": "`, empty containers as [] / {}. */
+  pretty?: boolean;
+  /** Sort keys at every depth in UTF-8 byte order, like serde_json's default BTreeMap. */
+  sortKeys?: boolean;
+}
+
+export function stringifyJson(value: unknown, options?: StringifyOptions): string {
+  const writer = new Writer(options?.pretty === true, options?.sortKeys === true);
+  try {
+    if (value === undefined) throw new PathError('undefined is not a JSON value');
+    writer.write(value, 0);
+  } catch (e) {
+    if (e instanceof PathError) {
+      throw new TypeError(`stringifyJson: ${e.reason} at ${formatPath(e.path.reverse())}`);
+    }
+    throw e;
+  }
+  return writer.out;
+}
+
+/**
+ * Compares strings by the UTF-8 byte order of their contents (equivalently code point order),
+ * which is how Rust orders `String`s. It differs from JavaScript's default code-unit order only
+ * between surrogates (astral characters) and U+E000..U+FFFF.
+ */
+export function compareUtf8(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) {
+        // Move surrogates above U+E000..U+FFFF, keeping the order within each group.
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+// Thrown inside the writer; each enclosing container appends its key on the way out, so the
+// success path never builds paths.
+class PathError {
+  readonly reason: string;
+  readonly path: (string | number)[] = [];
+  constructor(reason: string) {
+    this.reason = reason;
+  }
+}
+
+function formatPath(path: (string | number)[]): string {
+  let s = '$';
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(p)) s += `.${p}`;
+    else s += `[${quote(p)}]`;
+  }
+  return s;
+}
+
+function describe(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return typeof v;
+  const ctor = (v as { constructor?: { name?: unknown } }).constructor;
+  return typeof ctor?.name === 'string' && ctor.name !== '' ? ctor.name : 'object';
+}
+
+const INDENT_STEP = '  ';
+
+class Writer {
+  out = '';
+  private readonly pretty: boolean;
+  private readonly sortKeys: boolean;
+  /** Containers being written, outermost first, to detect cycles. */
+  private readonly ancestors: object[] = [];
+  /** Newline plus indentation, by depth. */
+  private readonly breaks: string[] = ['\n'];
+
+  constructor(pretty: boolean, sortKeys: boolean) {
+    this.pretty = pretty;
+    this.sortKeys = sortKeys;
+  }
+
+  write(v: unknown, depth: number): void {
+    switch (typeof v) {
+      case 'string':
+        this.out += quote(v);
+        return;
+      case 'number':
+        this.out += formatNumber(v);
+        return;
+      case 'bigint':
+        this.out += v.toString();
+        return;
+      case 'boolean':
+        this.out += v ? 'true' : 'false';
+        return;
+      case 'object':
+        if (v === null) {
+          this.out += 'null';
+          return;
+        }
+        if (this.ancestors.includes(v)) throw new PathError('cyclic structure');
+        if (Array.isArray(v)) {
+          this.writeArray(v, depth);
+          return;
+        }
+        {
+          const proto = Object.getPrototypeOf(v);
+          if (proto === Object.prototype || proto === null) {
+            this.writeObject(v as Record<string, unknown>, depth);
+            return;
+          }
+        }
+        throw new PathError(`unsupported ${describe(v)} (convert bytes to hex or arrays first)`);
+      default:
+        throw new PathError(`unsupported ${typeof v}`);
+    }
+  }
+
+  private lineBreak(depth: number): string {
+    let s = this.breaks[depth];
+    if (s === undefined) {
+      s = this.lineBreak(depth - 1) + INDENT_STEP;
+      this.breaks[depth] = s;
+    }
+    return s;
+  }
+
+  private writeArray(v: unknown[], depth: number): void {
+    const len = v.length;
+    if (len === 0) {
+      this.out += '[]';
+      return;
+    }
+    this.ancestors.push(v);
+    const inner = this.pretty ? this.lineBreak(depth + 1) : '';
+    let i = 0;
+    try {
+      for (; i < len; i++) {
+        this.out += i === 0 ? `[${inner}` : `,${inner}`;
+        const e = v[i];
+        if (e === undefined) this.out += 'null';
+        else this.write(e, depth + 1);
+      }
+    } catch (e) {
+      if (e instanceof PathError) e.path.push(i);
+      throw e;
+    }
+    this.out += this.pretty ? `${this.lineBreak(depth)}]` : ']';
+    this.ancestors.pop();
+  }
+
+  private writeObject(v: Record<string, unknown>, depth: number): void {
+    const keys = Object.keys(v);
+    if (this.sortKeys) keys.sort(compareUtf8);
+    this.ancestors.push(v);
+    const inner = this.pretty ? this.lineBreak(depth + 1) : '';
+    const colon = this.pretty ? ': ' : ':';
+    let first = true;
+    let key = '';
+    try {
+      for (key of keys) {
+        const e = v[key];
+        if (e === undefined) continue;
+        this.out += first ? `{${inner}` : `,${inner}`;
+        first = false;
+        this.out += quote(key) + colon;
+        this.write(e, depth + 1);
+      }
+    } catch (e) {
+      if (e instanceof PathError) e.path.push(key);
+      throw e;
+    }
+    if (first) this.out += '{}';
+    else this.out += this.pretty ? `${this.lineBreak(depth)}}` : '}';
+    this.ancestors.pop();
+  }
+}
+
+function formatNumber(n: number): string {
+  if (Number.isSafeInteger(n)) return String(n);
+  // serde_json's Value turns non-finite floats into null as well.
+  if (!Number.isFinite(n)) return 'null';
+  // Whole numbers past 2^53 print all their digits ("1e+21" is what String() would give).
+  if (Number.isInteger(n)) return BigInt(n).toString();
+  return String(n);
+}
+
+// Anything serde_json escapes, plus surrogates so lone ones can be found (pairs pass unchanged).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters must be escaped.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const HEX = '0123456789abcdef';
+
+/** A JSON string literal escaped exactly as serde_json escapes. */
+export function quote(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  let out = '"';
+  let start = 0;
+  const len = s.length;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    let esc: string;
+    if (c === 0x22) esc = '\\"';
+    else if (c === 0x5c) esc = '\\\\';
+    else if (c < 0x20) esc = controlEscape(c);
+    else if (c < 0xd800 || c > 0xdfff) continue;
+    else if (c <= 0xdbff && i + 1 < len && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      i++;
+      continue;
+    } else {
+      // A lone surrogate cannot exist in a Rust String; escaping it (as JSON.stringify does)
+      // keeps the output valid UTF-8 and lets parseJson report it instead of corrupting it.
+      esc = `\\u${HEX[c >> 12]}${HEX[(c >> 8) & 15]}${HEX[(c >> 4) & 15]}${HEX[c & 15]}`;
+    }
+    out += s.slice(start, i) + esc;
+    start = i + 1;
+  }
+  return `${out + s.slice(start)}"`;
+}
+
+function controlEscape(c: number): string {
+  switch (c) {
+    case 0x08:
+      return '\\b';
+    case 0x09:
+      return '\\t';
+    case 0x0a:
+      return '\\n';
+    case 0x0c:
+      return '\\f';
+    case 0x0d:
+      return '\\r';
+    default:
+      return `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
+  }
+}
