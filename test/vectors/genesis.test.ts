@@ -7,7 +7,7 @@ import { genesisBlock } from '../../core/genesis.js';
 import { blake2b256 } from '../../core/hash/blake2b.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
-import { headerHash } from '../../core/ser/header.js';
+import { headerHash, prePow, writeHeader } from '../../core/ser/header.js';
 
 const EXPECTED: Record<ChainType, { header: string; block: string; headerBytes: number }> = {
   mainnet: {
@@ -46,4 +46,19 @@ describe('genesis', () => {
       assert.equal(toHex(blake2b256(bytes)), want.block);
     });
   }
+
+  it('pre-pow: the first 282 header bytes, ending with the nonce; the header hash skips them', () => {
+    const params = CHAIN_PARAMS.mainnet;
+    const header = genesisBlock('mainnet').header;
+    const pre = prePow(header, params);
+    const full = encode(writeHeader, header, 1, params);
+    assert.equal(pre.length, 282);
+    assert.deepEqual(pre, full.slice(0, 282));
+    assert.equal(toHex(pre.slice(274)), '0000000000000029'); // nonce 41
+    // Changing a pre-pow field (timestamp) leaves the block id unchanged: only the proof,
+    // seed, policy and bottles are hashed with the version.
+    const moved = { ...header, timestamp: header.timestamp + 1 };
+    assert.equal(toHex(headerHash(moved, params)), EXPECTED.mainnet.header);
+    assert.notDeepEqual(prePow(moved, params), pre);
+  });
 });
