@@ -10,7 +10,17 @@ export const VERSION: string = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { v
 export interface CommandLine {
   readonly name: string;
   readonly summary: string;
-  readonly usage: string;
+}
+
+function usage(name: string): string {
+  return [
+    'USAGE:',
+    `    ${name} [OPTIONS]`,
+    '',
+    'OPTIONS:',
+    '    -h, --help       Print this help',
+    '    -V, --version    Print the version',
+  ].join('\n');
 }
 
 /**
@@ -23,7 +33,7 @@ export function handleCommon(cmd: CommandLine, args: readonly string[]): number 
     return 0;
   }
   if (args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help') {
-    process.stdout.write(`${cmd.name} ${VERSION}\n${cmd.summary}\n\n${cmd.usage}\n`);
+    process.stdout.write(`${cmd.name} ${VERSION}\n${cmd.summary}\n\n${usage(cmd.name)}\n`);
     return 0;
   }
   return null;

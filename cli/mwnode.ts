@@ -2,17 +2,6 @@
 import { runMain } from './info.js';
 
 runMain(
-  {
-    name: 'mwnode',
-    summary: 'An Epic Cash 4.0 compatible Mimblewimble node.',
-    usage: [
-      'USAGE:',
-      '    mwnode [OPTIONS]',
-      '',
-      'OPTIONS:',
-      '    -h, --help       Print this help',
-      '    -V, --version    Print the version',
-    ].join('\n'),
-  },
+  { name: 'mwnode', summary: 'An Epic Cash 4.0 compatible Mimblewimble node.' },
   process.argv.slice(2),
 );
