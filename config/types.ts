@@ -1,0 +1,106 @@
+// The node's resolved configuration: what `mwnode-server.toml` says after defaults per chain
+// type are applied and relative paths are resolved. Plain data, so it can cross threads.
+import type { ChainType } from '../core/chain_type.js';
+
+export interface ListenAddr {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface ServerConfig {
+  readonly chainType: ChainType;
+  /** The network directory, `<home>/<main|floo|user|auto>`. */
+  readonly networkDir: string;
+  /** `[server] db_root`: directory of the chain database. */
+  readonly dbRoot: string;
+  /** `[server] api_http_addr`. */
+  readonly apiHttpAddr: ListenAddr;
+  /** `[server] api_secret_path`; null when the key is absent (no owner credential). */
+  readonly apiSecretPath: string | null;
+  /** `[server] foreign_api_secret_path`; null when absent (foreign surface open). */
+  readonly foreignApiSecretPath: string | null;
+  /** `[server] tls_certificate_file` / `tls_certificate_key`; null when absent. */
+  readonly tlsCertificateFile: string | null;
+  readonly tlsCertificateKey: string | null;
+  /** `[server] foundation_path`; null when absent (the node's built-in default). */
+  readonly foundationPath: string | null;
+  /** `[server] chain_validation_mode`: full validation after each block, or none. */
+  readonly chainValidationMode: ChainValidationMode;
+  /** `[server] archive_mode`: keep every block instead of pruning below the horizon. */
+  readonly archiveMode: boolean;
+  /** `[server] skip_sync_wait`: start without waiting for peers. */
+  readonly skipSyncWait: boolean;
+  /** `[server] header_sync_timeout`, seconds (values below 1 in the file mean 10, as Epic). */
+  readonly headerSyncTimeout: number;
+  readonly p2p: P2pConfig;
+  readonly pool: PoolConfig;
+  readonly dandelion: DandelionConfig;
+  readonly stratum: StratumConfig;
+}
+
+export type ChainValidationMode = 'Disabled' | 'EveryBlock';
+export type SeedingType = 'None' | 'List' | 'DNSSeed' | 'Programmatic';
+
+/** `[server.p2p_config]`; Epic's optional counts are resolved to their defaults. */
+export interface P2pConfig {
+  readonly host: string;
+  readonly port: number;
+  readonly seedingType: SeedingType;
+  readonly seeds: readonly ListenAddr[];
+  /** null: no allow list (every address may connect). */
+  readonly peersAllow: readonly ListenAddr[] | null;
+  readonly peersDeny: readonly ListenAddr[];
+  readonly peersPreferred: readonly ListenAddr[];
+  /** Seconds. */
+  readonly banWindow: number;
+  readonly peerMaxInboundCount: number;
+  readonly peerMaxOutboundCount: number;
+  readonly peerMinPreferredOutboundCount: number;
+}
+
+/** `[server.pool_config]`. */
+export interface PoolConfig {
+  readonly acceptFeeBase: bigint;
+  readonly maxPoolSize: number;
+  readonly maxStempoolSize: number;
+  readonly mineableMaxWeight: number;
+}
+
+/** `[server.dandelion_config]`. */
+export interface DandelionConfig {
+  readonly epochSecs: number;
+  readonly embargoSecs: number;
+  readonly aggregationSecs: number;
+  /** Percent of epochs in which we stem. */
+  readonly stemProbability: number;
+  readonly alwaysStemOurTxs: boolean;
+}
+
+/** `[server.stratum_mining_config]`. */
+export interface StratumConfig {
+  readonly enableStratumServer: boolean;
+  readonly stratumServerAddr: ListenAddr;
+  readonly attemptTimePerBlock: number;
+  readonly cuckatooMinimumShareDifficulty: bigint;
+  readonly randomxMinimumShareDifficulty: bigint;
+  readonly progpowMinimumShareDifficulty: bigint;
+  readonly walletListenerUrl: string;
+  readonly burnReward: boolean;
+}
+
+/** Credentials the gateway checks, already read from their files. */
+export interface ApiSecrets {
+  readonly owner: string | null;
+  readonly foreign: string | null;
+}
+
+/** A validated TLS pair, PEM text, ready for the listener. */
+export interface TlsMaterial {
+  /** Every CERTIFICATE block of the certificate file, leaf first. */
+  readonly certPem: string;
+  /** The one private-key block that was chosen and checked against the leaf. */
+  readonly keyPem: string;
+  /** Absolute paths of the two files, for servers that load TLS from files. */
+  readonly certFile: string;
+  readonly keyFile: string;
+}

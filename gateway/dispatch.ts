@@ -1,0 +1,66 @@
+// Transport-neutral request handling: route, CORS preflight, credential, verb, operation.
+// The uWS layer calls `resolve` before reading a body (to know the route's cap and to refuse
+// early) and `run` once the body is in.
+
+import type { ApiSecrets } from '../config/types.js';
+import { stringifyJson } from '../core/json/stringify.js';
+import { authorized, type Credential, credential, unauthorized } from './auth.js';
+import { apiErrorResponse, busyResponse, internalError, isBusy } from './errors.js';
+import {
+  CORS_HEADERS,
+  type HttpRequest,
+  type HttpResponse,
+  JSON_CONTENT_TYPE,
+  respond,
+} from './http.js';
+import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
+import { type NodeIdentity, type Operations, operations } from './operations.js';
+import { Router } from './router.js';
+import { type Operation, ROUTES, type Route, type Surface } from './routes.js';
+import { rpcTables } from './rpc/tables.js';
+import type { Services } from './services.js';
+
+export type Resolution =
+  | { readonly response: HttpResponse }
+  | { readonly route: Route; readonly op: Operation };
+
+const PREFLIGHT = respond(200, '{}', [JSON_CONTENT_TYPE, ...CORS_HEADERS]);
+const NOT_FOUND = respond(404);
+
+export class Dispatcher {
+  private readonly router = new Router<Route>();
+  private readonly guards: Readonly<Partial<Record<Surface, Credential>>>;
+  private readonly ops: Operations;
+  private readonly rpc: Readonly<Record<'owner' | 'foreign' | 'tor', MethodTable>>;
+
+  constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity) {
+    for (const r of ROUTES) this.router.add(r.pattern, r);
+    const owner = secrets.owner === null ? undefined : credential('NodeAPI', secrets.owner);
+    const foreign =
+      secrets.foreign === null ? undefined : credential('NodeForeignAPI', secrets.foreign);
+    this.guards = { v1: owner, owner, foreign };
+    this.ops = operations(services, identity);
+    this.rpc = rpcTables(this.ops);
+  }
+
+  /** Everything decided from the request line and headers alone. */
+  resolve(method: string, path: string, authorization: string | undefined): Resolution {
+    const route = this.router.match(path);
+    if (route === null) return { response: NOT_FOUND };
+    if (method === 'options') return { response: PREFLIGHT };
+    const guard = this.guards[route.surface];
+    if (guard !== undefined && !authorized(guard, authorization))
+      return { response: unauthorized(guard.realm) };
+    const op = method === 'get' ? route.get : method === 'post' ? route.post : undefined;
+    return op === undefined ? { response: NOT_FOUND } : { route, op };
+  }
+
+  async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {
+    if ('rpc' in op) return handleJsonRpc(req.body, this.rpc[op.rpc]);
+    try {
+      return respond(200, stringifyJson(await this.ops[op.rest](), { pretty: true }));
+    } catch (e) {
+      return isBusy(e) ? busyResponse() : apiErrorResponse(internalError(e));
+    }
+  }
+}

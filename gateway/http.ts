@@ -1,0 +1,44 @@
+// The gateway's transport-neutral request and response: what a handler sees and returns.
+
+export type Verb = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';
+
+export interface HttpRequest {
+  readonly method: string;
+  /** Path without the query string, as sent. */
+  readonly path: string;
+  /** Raw query string without `?` ('' when none). */
+  readonly query: string;
+  readonly authorization: string | undefined;
+  readonly body: Uint8Array;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: string;
+}
+
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: '200 OK',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  404: '404 Not Found',
+  413: '413 Payload Too Large',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+export const CORS_HEADERS: readonly (readonly [string, string])[] = [
+  ['access-control-allow-origin', '*'],
+  ['access-control-allow-headers', 'Content-Type, Authorization'],
+];
+
+export const JSON_CONTENT_TYPE: readonly [string, string] = ['content-type', 'application/json'];
+
+export function respond(
+  status: number,
+  body = '',
+  headers: readonly (readonly [string, string])[] = [],
+): HttpResponse {
+  return { status, headers, body };
+}

@@ -1,0 +1,146 @@
+// The uWebSockets.js listener. Lifecycle rules, each one a crash or a leak when broken:
+// register onAborted first; copy everything from the request before the handler returns (uWS
+// reuses it); copy body chunks (their memory is reused); cap the body (413); cork every write
+// made after an await; never write to an aborted response; never throw out of a callback.
+import type { ApiSecrets } from '../config/types.js';
+import { Dispatcher } from './dispatch.js';
+import { busyResponse } from './errors.js';
+import { type HttpResponse, respond, STATUS_TEXT } from './http.js';
+import type { NodeIdentity } from './operations.js';
+import type { Services } from './services.js';
+import {
+  loadUws,
+  type UwsApp,
+  type UwsListenSocket,
+  type UwsRequest,
+  type UwsResponse,
+} from './uws.js';
+
+export interface GatewayOptions {
+  readonly host: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  readonly secrets: ApiSecrets;
+  readonly services: Services;
+  readonly identity: NodeIdentity;
+  /** Requests being handled at once; more get 503 (uWS has no per-connection cap of its own). */
+  readonly maxInFlight?: number;
+  readonly log?: (event: string, fields: Record<string, unknown>) => void;
+}
+
+export interface Gateway {
+  readonly port: number;
+  readonly inFlight: () => number;
+  /** Stops accepting connections; requests in flight still complete. */
+  close(): void;
+}
+
+export const DEFAULT_MAX_IN_FLIGHT = 4096;
+
+interface Exchange {
+  aborted: boolean;
+  readonly res: UwsResponse;
+}
+
+function send(ex: Exchange, r: HttpResponse, closeConnection = false): void {
+  if (ex.aborted) return;
+  ex.aborted = true; // a response is written once
+  ex.res.cork(() => {
+    ex.res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
+    for (const [k, v] of r.headers) ex.res.writeHeader(k, v);
+    ex.res.end(r.body, closeConnection);
+  });
+}
+
+/** Collects the body up to `max` bytes; resolves null (after answering 413) when over. */
+function readBody(ex: Exchange, max: number, declared: number): Promise<Uint8Array | null> {
+  if (declared > max) {
+    send(ex, respond(413), true);
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    ex.res.onData((chunk, isLast) => {
+      if (ex.aborted) return;
+      size += chunk.byteLength;
+      if (size > max) {
+        send(ex, respond(413), true);
+        resolve(null);
+        return;
+      }
+      chunks.push(new Uint8Array(chunk.slice(0)));
+      if (isLast) resolve(Buffer.concat(chunks, size));
+    });
+  });
+}
+
+export function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  const uws = loadUws();
+  const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity);
+  const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const log = opts.log ?? (() => {});
+  let inFlight = 0;
+
+  const app: UwsApp = opts.tls
+    ? uws.SSLApp({ cert_file_name: opts.tls.certFile, key_file_name: opts.tls.keyFile })
+    : uws.App();
+
+  app.any('/*', (res: UwsResponse, req: UwsRequest) => {
+    const ex: Exchange = { aborted: false, res };
+    res.onAborted(() => {
+      ex.aborted = true;
+    });
+    const method = req.getMethod();
+    const path = req.getUrl();
+    const query = req.getQuery() ?? '';
+    const authorization = req.getHeader('authorization') || undefined;
+    const declared = Number(req.getHeader('content-length') || '0');
+
+    const resolution = dispatcher.resolve(method, path, authorization);
+    if ('response' in resolution) return send(ex, resolution.response);
+    if (inFlight >= maxInFlight) return send(ex, busyResponse());
+    inFlight++;
+    const { route, op } = resolution;
+    const body =
+      method === 'post'
+        ? readBody(ex, route.maxBody, declared)
+        : Promise.resolve(new Uint8Array(0));
+    body
+      .then(async (bytes) => {
+        if (bytes === null) return;
+        const response = await dispatcher.run(op, {
+          method,
+          path,
+          query,
+          authorization,
+          body: bytes,
+        });
+        send(ex, response);
+      })
+      .catch((e: unknown) => {
+        log('request_failed', { path, error: e instanceof Error ? e.message : String(e) });
+        send(ex, respond(500, 'internal error'));
+      })
+      .finally(() => {
+        inFlight--;
+      });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(opts.host, opts.port, (socket: UwsListenSocket | false) => {
+      if (socket === false) {
+        reject(new Error(`cannot listen on ${opts.host}:${opts.port}`));
+        return;
+      }
+      resolve({
+        port: uws.us_socket_local_port(
+          socket as unknown as Parameters<typeof uws.us_socket_local_port>[0],
+        ),
+        inFlight: () => inFlight,
+        close: () => uws.us_listen_socket_close(socket),
+      });
+    });
+  });
+}

@@ -1,0 +1,22 @@
+// Loads uWebSockets.js once. The header-size cap is read by the native module when it loads,
+// so it is set here, before the first require, and nowhere else.
+import { createRequire } from 'node:module';
+
+export type Uws = typeof import('@trufflesuite/uws-js-unofficial');
+export type UwsApp = ReturnType<Uws['App']>;
+export type UwsResponse = Parameters<Parameters<UwsApp['any']>[1]>[0];
+export type UwsRequest = Parameters<Parameters<UwsApp['any']>[1]>[1];
+export type UwsListenSocket = Parameters<Uws['us_listen_socket_close']>[0];
+
+/** Request line plus headers; 64 KiB lets a 500-commitment `byids` URL (≈ 34 KiB) through. */
+export const MAX_HEADERS_SIZE = 64 * 1024;
+
+let loaded: Uws | null = null;
+
+export function loadUws(): Uws {
+  if (loaded === null) {
+    process.env.UWS_HTTP_MAX_HEADERS_SIZE = String(MAX_HEADERS_SIZE);
+    loaded = createRequire(import.meta.url)('@trufflesuite/uws-js-unofficial') as Uws;
+  }
+  return loaded;
+}
