@@ -1,0 +1,203 @@
+// The JSON-RPC layer against the cases of node-api reference §2 and §13 items 7–8: exact bodies.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { stringifyJson } from '../../core/json/stringify.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { handleJsonRpc, methodTable, RpcFailure } from '../../gateway/jsonrpc.js';
+
+const u64 = (v: JsonValue): bigint => {
+  if (typeof v === 'bigint' && v >= 0n) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  throw new Error('not a u64');
+};
+const opt = (v: JsonValue): bigint | null => (v === null ? null : u64(v));
+
+const methods = methodTable([
+  { name: 'get_pool_size', params: [], run: async () => 1 },
+  {
+    name: 'get_header',
+    params: [
+      { name: 'height', decode: opt },
+      { name: 'hash', decode: (v) => v },
+      { name: 'commit', decode: (v) => v },
+    ],
+    run: async ([h]) => {
+      if (h === 5n) throw new RpcFailure({ kind: 'NotFound' });
+      return { height: h as bigint };
+    },
+  },
+  { name: 'unit', params: [], run: async () => null },
+  {
+    name: 'fail',
+    params: [],
+    run: async () => {
+      throw new Error('boom');
+    },
+  },
+]);
+
+async function call(
+  body: string,
+): Promise<{ status: number; body: string; headers: readonly (readonly [string, string])[] }> {
+  const r = await handleJsonRpc(new TextEncoder().encode(body), methods);
+  return { status: r.status, body: r.body, headers: r.headers };
+}
+
+const pretty = (v: JsonValue): string => stringifyJson(v, { pretty: true });
+
+describe('JSON-RPC envelopes', () => {
+  it('Ok result, pretty, keys sorted, CORS and content type', async () => {
+    const r = await call('{"jsonrpc":"2.0","method":"get_pool_size","params":[],"id":1}');
+    assert.equal(r.status, 200);
+    assert.equal(r.body, '{\n  "id": 1,\n  "jsonrpc": "2.0",\n  "result": {\n    "Ok": 1\n  }\n}');
+    assert.deepEqual(r.headers, [
+      ['content-type', 'application/json'],
+      ['access-control-allow-origin', '*'],
+      ['access-control-allow-headers', 'Content-Type, Authorization'],
+    ]);
+  });
+
+  it('params: [], {}, null and absent are all zero arguments; unit results are Ok null', async () => {
+    for (const params of ['"params":[],', '"params":{},', '"params":null,', '']) {
+      const r = await call(`{"jsonrpc":"2.0","method":"unit",${params}"id":"a"}`);
+      assert.equal(r.body, pretty({ id: 'a', jsonrpc: '2.0', result: { Ok: null } }));
+    }
+  });
+
+  it('Err results: NotFound and Internal', async () => {
+    const nf = await call('{"jsonrpc":"2.0","method":"get_header","params":[5,null,null],"id":1}');
+    assert.equal(nf.body, pretty({ id: 1, jsonrpc: '2.0', result: { Err: 'NotFound' } }));
+    const internal = await call('{"jsonrpc":"2.0","method":"fail","params":[],"id":1}');
+    assert.equal(
+      internal.body,
+      pretty({ id: 1, jsonrpc: '2.0', result: { Err: { Internal: 'boom' } } }),
+    );
+  });
+
+  it('u64 ids and values stay exact', async () => {
+    const r = await call(
+      '{"jsonrpc":"2.0","method":"get_header","params":[18446744073709551615,null,null],"id":18446744073709551615}',
+    );
+    assert.match(r.body, /"id": 18446744073709551615,/);
+    assert.match(r.body, /"height": 18446744073709551615/);
+  });
+
+  it('the response omits jsonrpc when the request did', async () => {
+    const r = await call('{"method":"get_pool_size","params":[],"id":7}');
+    assert.equal(r.body, pretty({ id: 7, result: { Ok: 1 } }));
+  });
+});
+
+describe('JSON-RPC errors', () => {
+  const err = (code: number, message: string, id: JsonValue, version = true): string =>
+    pretty(
+      version ? { error: { code, message }, id, jsonrpc: '2.0' } : { error: { code, message }, id },
+    );
+
+  it('-32601 unknown method', async () => {
+    assert.equal(
+      (await call('{"jsonrpc":"2.0","method":"nope","params":[],"id":3}')).body,
+      err(-32601, 'Method not found', 3),
+    );
+  });
+
+  it('-32602 wrong count (labels swapped as in Epic), bad argument, named params', async () => {
+    const count = await call('{"jsonrpc":"2.0","method":"get_header","params":[5],"id":1}');
+    assert.equal(count.body, err(-32602, 'WrongNumberOfArgs. Expected 1. Actual 3', 1));
+    const bad = await call(
+      '{"jsonrpc":"2.0","method":"get_header","params":["x",null,null],"id":1}',
+    );
+    assert.equal(bad.body, err(-32602, 'InvalidArgStructure "height" at position 0.', 1));
+    const missing = await call(
+      '{"jsonrpc":"2.0","method":"get_header","params":{"height":1,"hash":null},"id":1}',
+    );
+    assert.equal(missing.body, err(-32602, 'MissingNamedParameter commit', 1));
+    const extra = await call(
+      '{"jsonrpc":"2.0","method":"get_header","params":{"height":1,"hash":null,"commit":null,"x":1},"id":1}',
+    );
+    assert.equal(extra.body, err(-32602, 'ExtraNamedParameter x', 1));
+    const named = await call(
+      '{"jsonrpc":"2.0","method":"get_header","params":{"commit":null,"hash":null,"height":2},"id":1}',
+    );
+    assert.equal(named.body, pretty({ id: 1, jsonrpc: '2.0', result: { Ok: { height: 2 } } }));
+    const zero = await call('{"jsonrpc":"2.0","method":"get_header","params":null,"id":1}');
+    assert.equal(zero.body, err(-32602, 'WrongNumberOfArgs. Expected 0. Actual 3', 1));
+  });
+
+  it('-32600 invalid calls carry their id when it parses, and no jsonrpc key', async () => {
+    assert.equal((await call('{}')).body, err(-32600, 'Invalid request', null, false));
+    const extraKey = await call('{"jsonrpc":"2.0","method":"get_tip","params":[],"id":7,"x":1}');
+    assert.equal(extraKey.body, err(-32600, 'Invalid request', 7, false));
+    const extraField = await call(
+      '{"id":120,"method":"my_method","params":["foo","bar"],"extra_field":[]}',
+    );
+    assert.equal(extraField.body, err(-32600, 'Invalid request', 120, false));
+    assert.equal(
+      (await call('{"jsonrpc":"1.0","method":"unit","id":2}')).body,
+      err(-32600, 'Invalid request', 2, false),
+    );
+    assert.equal(
+      (await call('{"jsonrpc":"2.0","method":"unit","id":-1}')).body,
+      err(-32600, 'Invalid request', null, false),
+    );
+    assert.equal(
+      (await call('{"jsonrpc":"2.0","method":"unit","params":5,"id":3}')).body,
+      err(-32600, 'Invalid request', 3, false),
+    );
+    assert.equal((await call('[]')).body, err(-32600, 'Invalid request', null, false));
+  });
+
+  it('-32700 for JSON that is not a request', async () => {
+    for (const body of ['"abc"', '42', 'true', 'null']) {
+      assert.equal((await call(body)).body, err(-32700, 'Parse error', null));
+    }
+  });
+
+  it('a body that is not JSON is HTTP 500 text with CORS headers and no content type', async () => {
+    const r = await call('{"jsonrpc":');
+    assert.equal(r.status, 500);
+    assert.equal(
+      r.body,
+      'Request error: Invalid request body: EOF while parsing a value at line 1 column 11',
+    );
+    assert.deepEqual(r.headers, [
+      ['access-control-allow-origin', '*'],
+      ['access-control-allow-headers', 'Content-Type, Authorization'],
+    ]);
+  });
+});
+
+describe('JSON-RPC batches and notifications', () => {
+  it('batch of calls with ids 1, 2, null and a notification: three replies in order', async () => {
+    const r = await call(
+      '[{"jsonrpc":"2.0","method":"get_pool_size","params":[],"id":1},' +
+        '{"jsonrpc":"2.0","method":"nope","params":[],"id":2},' +
+        '{"jsonrpc":"2.0","method":"get_pool_size","params":[],"id":null},' +
+        '{"jsonrpc":"2.0","method":"get_pool_size","params":[]}]',
+    );
+    assert.equal(
+      r.body,
+      pretty([
+        { id: 1, jsonrpc: '2.0', result: { Ok: 1 } },
+        { error: { code: -32601, message: 'Method not found' }, id: 2, jsonrpc: '2.0' },
+        { id: null, jsonrpc: '2.0', result: { Ok: 1 } },
+      ]),
+    );
+  });
+
+  it('a lone notification, and a batch of notifications, answer []', async () => {
+    assert.equal((await call('{"jsonrpc":"2.0","method":"get_pool_size","params":[]}')).body, '[]');
+    assert.equal((await call('[{"jsonrpc":"2.0","method":"unit"},{"method":"unit"}]')).body, '[]');
+  });
+
+  it('a non-object element of a batch is its own Invalid request', async () => {
+    const r = await call('[1,{"jsonrpc":"2.0","method":"unit","id":4}]');
+    assert.equal(
+      r.body,
+      pretty([
+        { error: { code: -32600, message: 'Invalid request' }, id: null },
+        { id: 4, jsonrpc: '2.0', result: { Ok: null } },
+      ]),
+    );
+  });
+});
