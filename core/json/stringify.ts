@@ -73,16 +73,50 @@ function describe(v: unknown): string {
   return typeof ctor?.name === 'string' && ctor.name !== '' ? ctor.name : 'object';
 }
 
-const INDENT_STEP = '  ';
+/** The punctuation around the elements of a container, with the newlines and indentation. */
+interface Layout {
+  openArray: string;
+  openObject: string;
+  separator: string;
+  closeArray: string;
+  closeObject: string;
+  colon: string;
+}
 
+const COMPACT: Layout = {
+  openArray: '[',
+  openObject: '{',
+  separator: ',',
+  closeArray: ']',
+  closeObject: '}',
+  colon: ':',
+};
+
+function prettyLayout(depth: number): Layout {
+  const outer = `\n${'  '.repeat(depth)}`;
+  const inner = `${outer}  `;
+  return {
+    openArray: `[${inner}`,
+    openObject: `{${inner}`,
+    separator: `,${inner}`,
+    closeArray: `${outer}]`,
+    closeObject: `${outer}}`,
+    colon: ': ',
+  };
+}
+
+// Output is built by appending to one string. Every piece appended is either a cached constant
+// (layouts, quoted keys) or a leaf, because each extra temporary string is garbage that the
+// collector must copy while the (large, long-lived) result is being built.
 class Writer {
   out = '';
   private readonly pretty: boolean;
   private readonly sortKeys: boolean;
   /** Containers being written, outermost first, to detect cycles. */
   private readonly ancestors: object[] = [];
-  /** Newline plus indentation, by depth. */
-  private readonly breaks: string[] = ['\n'];
+  private readonly layouts: Layout[] = [];
+  /** Quoted key plus colon; field names repeat in every element of an array. */
+  private readonly keyCache = new Map<string, string>();
 
   constructor(pretty: boolean, sortKeys: boolean) {
     this.pretty = pretty;
@@ -126,13 +160,14 @@ class Writer {
     }
   }
 
-  private lineBreak(depth: number): string {
-    let s = this.breaks[depth];
-    if (s === undefined) {
-      s = this.lineBreak(depth - 1) + INDENT_STEP;
-      this.breaks[depth] = s;
+  private layout(depth: number): Layout {
+    if (!this.pretty) return COMPACT;
+    let l = this.layouts[depth];
+    if (l === undefined) {
+      l = prettyLayout(depth);
+      this.layouts[depth] = l;
     }
-    return s;
+    return l;
   }
 
   private writeArray(v: unknown[], depth: number): void {
@@ -141,12 +176,12 @@ class Writer {
       this.out += '[]';
       return;
     }
+    const layout = this.layout(depth);
     this.ancestors.push(v);
-    const inner = this.pretty ? this.lineBreak(depth + 1) : '';
     let i = 0;
     try {
       for (; i < len; i++) {
-        this.out += i === 0 ? `[${inner}` : `,${inner}`;
+        this.out += i === 0 ? layout.openArray : layout.separator;
         const e = v[i];
         if (e === undefined) this.out += 'null';
         else this.write(e, depth + 1);
@@ -155,34 +190,59 @@ class Writer {
       if (e instanceof PathError) e.path.push(i);
       throw e;
     }
-    this.out += this.pretty ? `${this.lineBreak(depth)}]` : ']';
+    this.out += layout.closeArray;
     this.ancestors.pop();
   }
 
   private writeObject(v: Record<string, unknown>, depth: number): void {
     const keys = Object.keys(v);
-    if (this.sortKeys) keys.sort(compareUtf8);
+    if (this.sortKeys) sortUtf8(keys);
+    const layout = this.layout(depth);
     this.ancestors.push(v);
-    const inner = this.pretty ? this.lineBreak(depth + 1) : '';
-    const colon = this.pretty ? ': ' : ':';
     let first = true;
     let key = '';
     try {
       for (key of keys) {
         const e = v[key];
         if (e === undefined) continue;
-        this.out += first ? `{${inner}` : `,${inner}`;
+        this.out += first ? layout.openObject : layout.separator;
         first = false;
-        this.out += quote(key) + colon;
+        this.out += this.keyText(key, layout.colon);
         this.write(e, depth + 1);
       }
     } catch (e) {
       if (e instanceof PathError) e.path.push(key);
       throw e;
     }
-    if (first) this.out += '{}';
-    else this.out += this.pretty ? `${this.lineBreak(depth)}}` : '}';
+    this.out += first ? '{}' : layout.closeObject;
     this.ancestors.pop();
+  }
+
+  private keyText(key: string, colon: string): string {
+    let text = this.keyCache.get(key);
+    if (text === undefined) {
+      text = quote(key) + colon;
+      // Bounded so that maps keyed by data (hashes, ids) cannot grow it without limit.
+      if (this.keyCache.size < 1024) this.keyCache.set(key, text);
+    }
+    return text;
+  }
+}
+
+// Insertion sort: most objects are small, and Array#sort with a comparator costs more to set up.
+function sortUtf8(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort(compareUtf8);
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && compareUtf8(keys[j] as string, key) > 0) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = key;
   }
 }
 
