@@ -1,7 +1,154 @@
-// `mwnode`: the node executable. Only the command-line surface exists so far.
-import { runMain } from './info.js';
+// `mwnode`: the node executable. Epic's command line, with `mwnode` names:
+//   mwnode [--floonet|--usernet|--auto] [--home DIR] server [--config_file PATH] run
+//   mwnode … server config
+//   mwnode … client status
+import { Command, CommanderError, Option } from 'commander';
+import { CHAIN_TYPE_NAMES } from '../config/defaults.js';
+import { ConfigError } from '../config/errors.js';
+import { defaultHome } from '../config/home.js';
+import { loadServerConfig, writeDefaultConfigIn } from '../config/load.js';
+import { SecretFileError } from '../config/secrets.js';
+import type { ChainType } from '../core/chain_type.js';
+import { TlsConfigError } from '../gateway/tls.js';
+import { runNode } from '../node/server.js';
+import { ClientError, fetchStatusText } from './client.js';
+import { VERSION } from './info.js';
 
-runMain(
-  { name: 'mwnode', summary: 'An Epic Cash 4.0 compatible Mimblewimble node.' },
-  process.argv.slice(2),
-);
+const NAME = 'mwnode';
+const SUMMARY = 'An Epic Cash 4.0 compatible Mimblewimble node.';
+/** Exit code for a command line we cannot make sense of (as the other executable uses). */
+const USAGE_EXIT = 2;
+
+interface GlobalOptions {
+  readonly floonet?: boolean;
+  readonly usernet?: boolean;
+  readonly auto?: boolean;
+  readonly home?: string;
+  readonly config_file?: string;
+}
+
+function chainOf(opts: GlobalOptions): ChainType {
+  if (opts.floonet) return 'floonet';
+  if (opts.usernet) return 'usernet';
+  if (opts.auto) return 'automated';
+  return 'mainnet';
+}
+
+const homeOf = (opts: GlobalOptions): string => opts.home ?? defaultHome();
+const say = (text: string): void => void process.stderr.write(`${NAME}: ${text}\n`);
+
+async function serverRun(opts: GlobalOptions): Promise<number> {
+  const loaded = loadServerConfig({
+    home: homeOf(opts),
+    chain: chainOf(opts),
+    configFile: opts.config_file ?? null,
+    create: true,
+  });
+  if (loaded.created) say(`wrote the default configuration to ${loaded.file}`);
+  else say(`using the configuration in ${loaded.file}`);
+  return runNode(loaded.config);
+}
+
+function serverConfig(opts: GlobalOptions): number {
+  const chain = chainOf(opts);
+  const file = writeDefaultConfigIn(process.cwd(), homeOf(opts), chain);
+  if (file === null) {
+    say('mwnode-server.toml already exists in the current directory; remove it first');
+    return 1;
+  }
+  process.stdout.write(`${file} written with the defaults of ${CHAIN_TYPE_NAMES[chain]}\n`);
+  return 0;
+}
+
+async function clientStatus(opts: GlobalOptions): Promise<number> {
+  const { config } = loadServerConfig({ home: homeOf(opts), chain: chainOf(opts) });
+  process.stdout.write(await fetchStatusText(config));
+  return 0;
+}
+
+/** Commander reports `error: …`; we say which program and where to look, like `mwwallet`. */
+function outputError(text: string, write: (s: string) => void): void {
+  write(`${NAME}: ${text.replace(/^error: /, '').trimEnd()} (see ${NAME} --help)\n`);
+}
+
+function buildProgram(run: (action: () => Promise<number> | number) => Promise<void>): Command {
+  // The summary is in the header above the usage line, so the program has no description.
+  const program = new Command(NAME)
+    .version(`${NAME} ${VERSION}`, '-V, --version', 'Print the version')
+    .helpOption('-h, --help', 'Print this help')
+    .addOption(
+      new Option('--floonet', 'Run on Floonet, the public test network').conflicts([
+        'usernet',
+        'auto',
+      ]),
+    )
+    .addOption(new Option('--usernet', 'Run a local test chain (UserTesting)').conflicts('auto'))
+    .addOption(
+      new Option(
+        '--auto',
+        'Run the automated-testing chain (tiny proof of work; development and tests)',
+      ),
+    )
+    .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)')
+    .helpCommand('help [command]', 'Print the help of a command')
+    .addHelpText('beforeAll', `${NAME} ${VERSION}\n${SUMMARY}\n`)
+    .exitOverride()
+    .configureOutput({ outputError });
+
+  const server = program
+    .command('server')
+    .description('Run or configure the node')
+    .option('-c, --config_file <path>', 'Read this configuration file instead of looking one up');
+  server
+    .command('run')
+    .description('Run the node in this console until interrupted')
+    .action((_o, cmd: Command) => run(() => serverRun(cmd.optsWithGlobals<GlobalOptions>())));
+  server
+    .command('config')
+    .description('Write a default mwnode-server.toml into the current directory')
+    .action((_o, cmd: Command) => run(() => serverConfig(cmd.optsWithGlobals<GlobalOptions>())));
+
+  const client = program.command('client').description('Talk to a running node');
+  client
+    .command('status')
+    .description('Print the status of the node')
+    .action((_o, cmd: Command) => run(() => clientStatus(cmd.optsWithGlobals<GlobalOptions>())));
+  return program;
+}
+
+/** Errors whose message is all the operator needs; anything else is a bug and shows its stack. */
+function isExpected(err: unknown): err is Error {
+  return (
+    err instanceof ConfigError ||
+    err instanceof SecretFileError ||
+    err instanceof TlsConfigError ||
+    err instanceof ClientError
+  );
+}
+
+function exitCodeOf(err: CommanderError): number {
+  if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+  return USAGE_EXIT;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram(async (action) => {
+    code = await action();
+  });
+  if (args.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return exitCodeOf(err);
+    if (!isExpected(err)) throw err;
+    say(err.message);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,188 @@
+// Reads `mwnode-server.toml` into a ServerConfig: Epic's `[server]` keys, each validated, every
+// missing key taking the default of the chain type, relative paths taken from the file's
+// directory. Unknown keys are ignored, as Epic ignores them.
+import { dirname } from 'node:path';
+import { parse, TomlError, type TomlTable } from 'smol-toml';
+import { CHAIN_TYPES, type ChainType } from '../core/chain_type.js';
+import {
+  CHAIN_TYPE_NAMES,
+  chainTypeFromName,
+  defaultDandelion,
+  defaultP2p,
+  defaultPool,
+  defaultServerConfig,
+  defaultStratum,
+} from './defaults.js';
+import { ConfigError } from './errors.js';
+import { listWords, quoteValue, TableReader } from './fields.js';
+import type {
+  ChainValidationMode,
+  DandelionConfig,
+  P2pConfig,
+  PoolConfig,
+  SeedingType,
+  ServerConfig,
+  StratumConfig,
+} from './types.js';
+
+const U16_MAX = 65_535;
+const U32_MAX = 4_294_967_295;
+const SAFE_MAX = Number.MAX_SAFE_INTEGER;
+const VALIDATION_MODES: readonly ChainValidationMode[] = ['Disabled', 'EveryBlock'];
+const SEEDING_TYPES: readonly SeedingType[] = ['None', 'List', 'DNSSeed', 'Programmatic'];
+
+export interface ParseOptions {
+  /** Path of the file, for messages and to resolve relative paths. */
+  readonly file: string;
+  /** The chain selected on the command line; the file must not name another one. */
+  readonly chain: ChainType;
+  readonly networkDir: string;
+}
+
+function parseToml(text: string, file: string): TomlTable {
+  try {
+    return parse(text, { integersAsBigInt: true, unsafeKeyBehaviour: 'drop' });
+  } catch (err) {
+    if (!(err instanceof TomlError)) throw err;
+    const reason = err.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '');
+    throw new ConfigError(
+      file,
+      null,
+      `invalid TOML at line ${err.line}, column ${err.column}: ${reason}`,
+    );
+  }
+}
+
+function readChainType(server: TableReader, selected: ChainType): ChainType {
+  const name = server.optionalString('chain_type');
+  if (name === null) return selected;
+  const chain = chainTypeFromName(name);
+  if (chain === null) {
+    const names = CHAIN_TYPES.map((c) => CHAIN_TYPE_NAMES[c]);
+    server.fail(
+      'chain_type',
+      `unknown chain type ${quoteValue(name)} (expected ${listWords(names)})`,
+    );
+  }
+  if (chain !== selected) {
+    server.fail(
+      'chain_type',
+      `${name} does not match the network selected on the command line (${CHAIN_TYPE_NAMES[selected]}); ` +
+        `run with ${chainFlag(chain)} or change chain_type`,
+    );
+  }
+  return chain;
+}
+
+function chainFlag(chain: ChainType): string {
+  const flags: Record<ChainType, string> = {
+    mainnet: 'no network flag',
+    floonet: '--floonet',
+    usernet: '--usernet',
+    automated: '--auto',
+  };
+  return flags[chain];
+}
+
+function readP2p(t: TableReader, chain: ChainType): P2pConfig {
+  const d = defaultP2p(chain);
+  return {
+    host: t.ipAddress('host', d.host),
+    port: t.integer('port', d.port, 0, U16_MAX),
+    seedingType: t.oneOf('seeding_type', SEEDING_TYPES, d.seedingType),
+    seeds: t.addrList('seeds'),
+    peersAllow: t.optionalAddrList('peers_allow'),
+    peersDeny: t.addrList('peers_deny'),
+    peersPreferred: t.addrList('peers_preferred'),
+    banWindow: t.integer('ban_window', d.banWindow, 0, SAFE_MAX),
+    peerMaxInboundCount: t.integer('peer_max_inbound_count', d.peerMaxInboundCount, 0, U32_MAX),
+    peerMaxOutboundCount: t.integer('peer_max_outbound_count', d.peerMaxOutboundCount, 0, U32_MAX),
+    peerMinPreferredOutboundCount: t.integer(
+      'peer_min_preferred_outbound_count',
+      d.peerMinPreferredOutboundCount,
+      0,
+      U32_MAX,
+    ),
+  };
+}
+
+function readPool(t: TableReader, chain: ChainType): PoolConfig {
+  const d = defaultPool(chain);
+  return {
+    acceptFeeBase: t.bigint('accept_fee_base', d.acceptFeeBase),
+    maxPoolSize: t.integer('max_pool_size', d.maxPoolSize, 0, SAFE_MAX),
+    maxStempoolSize: t.integer('max_stempool_size', d.maxStempoolSize, 0, SAFE_MAX),
+    mineableMaxWeight: t.integer('mineable_max_weight', d.mineableMaxWeight, 0, SAFE_MAX),
+  };
+}
+
+function readDandelion(t: TableReader): DandelionConfig {
+  const d = defaultDandelion();
+  return {
+    epochSecs: t.integer('epoch_secs', d.epochSecs, 0, U16_MAX),
+    embargoSecs: t.integer('embargo_secs', d.embargoSecs, 0, U16_MAX),
+    aggregationSecs: t.integer('aggregation_secs', d.aggregationSecs, 0, U16_MAX),
+    stemProbability: t.integer('stem_probability', d.stemProbability, 0, 100),
+    alwaysStemOurTxs: t.boolean('always_stem_our_txs', d.alwaysStemOurTxs),
+  };
+}
+
+function readStratum(t: TableReader, chain: ChainType): StratumConfig {
+  const d = defaultStratum(chain);
+  return {
+    enableStratumServer: t.boolean('enable_stratum_server', d.enableStratumServer),
+    stratumServerAddr: t.socketAddr('stratum_server_addr', d.stratumServerAddr),
+    attemptTimePerBlock: t.integer('attempt_time_per_block', d.attemptTimePerBlock, 0, U32_MAX),
+    cuckatooMinimumShareDifficulty: t.bigint(
+      'cuckatoo_minimum_share_difficulty',
+      d.cuckatooMinimumShareDifficulty,
+    ),
+    randomxMinimumShareDifficulty: t.bigint(
+      'randomx_minimum_share_difficulty',
+      d.randomxMinimumShareDifficulty,
+    ),
+    progpowMinimumShareDifficulty: t.bigint(
+      'progpow_minimum_share_difficulty',
+      d.progpowMinimumShareDifficulty,
+    ),
+    walletListenerUrl: t.httpUrl('wallet_listener_url', d.walletListenerUrl),
+    burnReward: t.boolean('burn_reward', d.burnReward),
+  };
+}
+
+/** Epic treats a header sync timeout below one second as "use the default". */
+function readHeaderSyncTimeout(s: TableReader, fallback: number): number {
+  const value = s.bigint('header_sync_timeout', BigInt(fallback), -(1n << 63n), (1n << 63n) - 1n);
+  if (value < 1n) return fallback;
+  return value > BigInt(SAFE_MAX) ? SAFE_MAX : Number(value);
+}
+
+export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
+  const doc = parseToml(text, opts.file);
+  // Without this check a misspelt `[sever]` would silently run on defaults.
+  if (!Object.hasOwn(doc, 'server')) {
+    throw new ConfigError(opts.file, null, 'missing the [server] table');
+  }
+  const s = new TableReader(opts.file, '', doc, dirname(opts.file)).table('server');
+  const chain = readChainType(s, opts.chain);
+  const d = defaultServerConfig(chain, opts.networkDir);
+  return {
+    chainType: chain,
+    networkDir: opts.networkDir,
+    dbRoot: s.path('db_root', d.dbRoot),
+    apiHttpAddr: s.socketAddr('api_http_addr', d.apiHttpAddr),
+    apiSecretPath: s.optionalPath('api_secret_path'),
+    foreignApiSecretPath: s.optionalPath('foreign_api_secret_path'),
+    tlsCertificateFile: s.optionalPath('tls_certificate_file'),
+    tlsCertificateKey: s.optionalPath('tls_certificate_key'),
+    foundationPath: s.optionalPath('foundation_path'),
+    chainValidationMode: s.oneOf('chain_validation_mode', VALIDATION_MODES, d.chainValidationMode),
+    archiveMode: s.boolean('archive_mode', d.archiveMode),
+    skipSyncWait: s.boolean('skip_sync_wait', d.skipSyncWait),
+    headerSyncTimeout: readHeaderSyncTimeout(s, d.headerSyncTimeout),
+    p2p: readP2p(s.table('p2p_config'), chain),
+    pool: readPool(s.table('pool_config'), chain),
+    dandelion: readDandelion(s.table('dandelion_config')),
+    stratum: readStratum(s.table('stratum_mining_config'), chain),
+  };
+}
