@@ -46,7 +46,9 @@ async function serverRun(opts: GlobalOptions): Promise<number> {
   });
   if (loaded.created) say(`wrote the default configuration to ${loaded.file}`);
   else say(`using the configuration in ${loaded.file}`);
-  return runNode(loaded.config);
+  const code = await runNode(loaded.config);
+  // uWS keeps idle keep-alive connections open; the node is done once its actors are closed.
+  process.exit(code);
 }
 
 function serverConfig(opts: GlobalOptions): number {

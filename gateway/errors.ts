@@ -31,11 +31,6 @@ export function apiErrorResponse(e: ApiError): HttpResponse {
   }
 }
 
-/** Thrown through handlers when an actor cannot take the request now. */
-export class BusyError extends Error {
-  readonly code = 'Busy';
-}
-
 /** JSON-RPC server-error code for "busy, retry" (the -32000..-32099 range is ours). */
 export const BUSY_RPC_CODE = -32000;
 
@@ -53,8 +48,12 @@ export function errorCode(e: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The runtime's codes for "full, try again": a mailbox or the worker pool's queue. */
+const BUSY_CODES = new Set(['ActorBusy', 'PoolBusy']);
+
 export function isBusy(e: unknown): boolean {
-  return errorCode(e) === 'Busy';
+  const code = errorCode(e);
+  return code !== undefined && BUSY_CODES.has(code);
 }
 
 /** Anything an actor call throws that is not "busy" becomes Epic's `Internal(msg)`. */

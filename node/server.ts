@@ -1,11 +1,79 @@
-// The node process: loads secrets and TLS, starts the actors and the gateway, and runs until a
-// signal asks it to stop. Filled in with the gateway; the CLI calls `runNode`.
+// The node process's composition root: checks secrets and TLS, starts the actors and the
+// gateway, and runs until SIGINT/SIGTERM, then shuts down in order (stop accepting, drain,
+// close the databases).
+import { chainActor } from '../actors/chain/messages.js';
+import { VERSION } from '../cli/info.js';
+import { formatSocketAddr } from '../config/addr.js';
+import { readApiSecrets } from '../config/secrets.js';
 import type { ServerConfig } from '../config/types.js';
+import { type Gateway, startGateway } from '../gateway/server.js';
+import type { Services } from '../gateway/services.js';
+import { loadTls } from '../gateway/tls.js';
+import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
+import { log } from './log.js';
+
+export const USER_AGENT = `MW/mwnode ${VERSION}`;
+
+export interface RunningNode {
+  readonly gateway: Gateway;
+  readonly system: ActorSystem;
+  /** Orderly stop; resolves when every actor is closed. */
+  stop(): Promise<void>;
+}
+
+/** Starts everything; throws (before listening) on a bad secret file or TLS pair. */
+export async function startNode(config: ServerConfig): Promise<RunningNode> {
+  const secrets = readApiSecrets(config);
+  const tls = loadTls(config);
+  const system = new ActorSystem();
+  const chain = await system.spawn(chainActor, {
+    name: 'chain',
+    init: { chainType: config.chainType, dbRoot: config.dbRoot },
+  });
+  const services: Services = { chain: (kind, body) => chain.ask(kind, body) };
+  let gateway: Gateway;
+  try {
+    gateway = await startGateway({
+      host: config.apiHttpAddr.host,
+      port: config.apiHttpAddr.port,
+      tls: tls && { certFile: tls.certFile, keyFile: tls.keyFile },
+      secrets,
+      services,
+      identity: { userAgent: USER_AGENT },
+      log,
+    });
+  } catch (e) {
+    await system.shutdown();
+    throw e;
+  }
+  const addr = formatSocketAddr({ host: config.apiHttpAddr.host, port: gateway.port });
+  log('listening', {
+    addr,
+    tls: tls !== null,
+    chain: config.chainType,
+    owner_auth: secrets.owner !== null,
+    foreign_auth: secrets.foreign !== null,
+  });
+  return {
+    gateway,
+    system,
+    stop: async () => {
+      gateway.close();
+      await system.shutdown();
+    },
+  };
+}
 
 /** Runs the node until SIGINT/SIGTERM; resolves with the process exit code. */
 export async function runNode(config: ServerConfig): Promise<number> {
-  process.stderr.write(
-    `mwnode: would start on ${config.apiHttpAddr.host}:${config.apiHttpAddr.port}\n`,
-  );
-  return 1;
+  const node = await startNode(config);
+  return new Promise((resolve) => {
+    installSignalHandlers(node.system, (report, signal) => {
+      log('stopped', { signal, elapsed_ms: Math.round(report.elapsedMs) });
+      resolve(0);
+    });
+    // The listener stops at the first signal; the system drains after it.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => node.gateway.close());
+  });
 }

@@ -1,5 +1,7 @@
 // The chain actor's protocol: every request it accepts and the reply each gets.
+import type { ChainType } from '../../core/chain_type.js';
 import type { Difficulty } from '../../core/types/pow.js';
+import { actorModule } from '../../runtime/index.js';
 
 export interface ChainTip {
   readonly height: bigint;
@@ -22,7 +24,13 @@ export interface ChainProtocol {
   getHead: { req: Empty; res: ChainHeadInfo };
 }
 
-export type ChainInit = {
-  readonly chainType: import('../../core/chain_type.js').ChainType;
+export interface ChainInit {
+  readonly chainType: ChainType;
   readonly dbRoot: string;
-};
+}
+
+/** The chain actor's module, for `ActorSystem.spawn`. */
+export const chainActor = actorModule<ChainProtocol, ChainInit>(
+  new URL('./index.js', import.meta.url),
+  'createChain',
+);

@@ -1,0 +1,15 @@
+// The chain actor: owns the chain database; runs on its own thread in the node process.
+import { type ActorFactory, actorFromHandlers } from '../../runtime/index.js';
+import type { ChainInit, ChainProtocol } from './messages.js';
+import { ChainService } from './service.js';
+
+export const createChain: ActorFactory<ChainProtocol, ChainInit> = (init) => {
+  const chain = new ChainService(init);
+  return actorFromHandlers<ChainProtocol>(
+    {
+      getTip: () => chain.getTip(),
+      getHead: () => chain.getHead(),
+    },
+    () => chain.close(),
+  );
+};
