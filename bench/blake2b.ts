@@ -2,7 +2,7 @@
 // measured in the same run) on a 217-byte header preimage, a 34-byte MMR leaf and 64 KiB.
 import { blake2b } from '@noble/hashes/blake2.js';
 import { blake2b256 } from '../core/hash/blake2b.js';
-import { measure, saveResults } from './harness.js';
+import { measure, saveResults } from './lib/harness.js';
 
 const sizes = [34, 217, 65_536];
 const results = [];

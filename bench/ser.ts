@@ -10,7 +10,7 @@ import { headerHash, readHeader, writeHeader } from '../core/ser/header.js';
 import { writeInput, writeKernel, writeOutput } from '../core/ser/transaction.js';
 import type { Block } from '../core/types/block.js';
 import type { Input, Output, TxKernel } from '../core/types/transaction.js';
-import { measure, saveResults } from './harness.js';
+import { measure, saveResults } from './lib/harness.js';
 
 const params = CHAIN_PARAMS.mainnet;
 // xorshift32: deterministic filler bytes, distinct enough that no two items collide.

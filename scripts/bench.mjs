@@ -1,14 +1,15 @@
 // `npm run bench -- <name>`: build, then run bench/<name>.ts (compiled); results land in bench/results/.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from './build.mjs';
-import { log, root, run, walk } from './lib.mjs';
+import { log, root, run } from './lib.mjs';
 import { setup } from './setup.mjs';
 
 const name = process.argv[2];
-const names = walk(join(root, 'bench'), '.ts').map((p) =>
-  p.slice(join(root, 'bench').length + 1, -3),
-);
+// Each top-level file of bench/ is one benchmark; bench/lib/ holds what they share.
+const names = readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -3));
 if (!name || !names.includes(name)) {
   log(`usage: npm run bench -- <name>   (one of: ${names.join(', ')})`);
   process.exit(2);

@@ -20,6 +20,12 @@ export interface StoredHeader {
 export class ChainStore {
   private readonly db: Database.Database;
   private readonly params: ChainParams;
+  private readonly selectTip: Database.Statement<
+    [string],
+    { hash: Uint8Array; header: Uint8Array }
+  >;
+  /** Decoded tips, dropped whenever a tip moves (only this store moves them). */
+  private readonly tips = new Map<string, StoredHeader>();
 
   constructor(dbRoot: string, params: ChainParams) {
     mkdirSync(dbRoot, { recursive: true, mode: 0o700 });
@@ -29,6 +35,9 @@ export class ChainStore {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
     this.migrate();
+    this.selectTip = this.db.prepare(
+      'SELECT h.hash AS hash, h.header AS header FROM tips t JOIN headers h ON h.hash = t.hash WHERE t.name = ?',
+    );
     if (this.tip('head') === null) this.initGenesis();
   }
 
@@ -55,19 +64,18 @@ export class ChainStore {
       setTip.run('head', hash);
       setTip.run('header_head', hash);
     })();
+    this.tips.clear();
   }
 
   tip(name: 'head' | 'header_head'): StoredHeader | null {
-    const row = this.db
-      .prepare(
-        'SELECT h.hash AS hash, h.header AS header FROM tips t JOIN headers h ON h.hash = t.hash WHERE t.name = ?',
-      )
-      .get(name) as { hash: Uint8Array; header: Uint8Array } | undefined;
+    const cached = this.tips.get(name);
+    if (cached !== undefined) return cached;
+    const row = this.selectTip.get(name);
     if (!row) return null;
-    return {
-      hash: new Uint8Array(row.hash),
-      header: decode(readHeader, row.header, 2, this.params, 'stored header'),
-    };
+    const header = decode(readHeader, row.header, 2, this.params, 'stored header');
+    const tip = { hash: new Uint8Array(row.hash), header };
+    this.tips.set(name, tip);
+    return tip;
   }
 
   close(): void {

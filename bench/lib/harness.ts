@@ -28,7 +28,14 @@ export function measure(name: string, fn: () => void, seconds = 2): Measurement 
   return { name, opsPerSec, iterations };
 }
 
-const resultsDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'results');
+const resultsDir = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  '..',
+  'bench',
+  'results',
+);
 
 /** Writes the run and prints each measurement's ratio to the previous run, when there is one. */
 export function saveResults(

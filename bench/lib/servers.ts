@@ -1,0 +1,72 @@
+// The two comparison servers of bench/gateway.ts, run as child processes (`node servers.js
+// <kind> <arg> [secret]`); each prints `port <n>` when listening.
+//  bare-uws:  uWS answering every request with fixed bytes (the transport's ceiling).
+//  node-http: node:http in front of the same Dispatcher, with the chain service in-thread (the
+//             same JSON-RPC and view work, on Node's HTTP stack and without actor threads).
+import { createServer } from 'node:http';
+import { ChainService } from '../../actors/chain/service.js';
+import { Dispatcher } from '../../gateway/dispatch.js';
+import type { Services } from '../../gateway/services.js';
+import { loadUws } from '../../gateway/uws.js';
+
+function bareUws(body: string): void {
+  const uws = loadUws();
+  uws
+    .App()
+    .any('/*', (res) => {
+      res.writeStatus('200 OK').writeHeader('content-type', 'application/json').end(body);
+    })
+    .listen('127.0.0.1', 0, (socket) => {
+      if (socket === false) throw new Error('cannot listen');
+      process.stdout.write(`port ${uws.us_socket_local_port(socket as never)}\n`);
+    });
+}
+
+function nodeHttp(dbRoot: string, secret: string): void {
+  const chain = new ChainService({ chainType: 'automated', dbRoot });
+  const services: Services = {
+    chain: async (kind) => (kind === 'getTip' ? chain.getTip() : chain.getHead()) as never,
+  };
+  const dispatcher = new Dispatcher(
+    services,
+    { owner: secret, foreign: null },
+    { userAgent: 'MW/mwnode bench' },
+  );
+  const server = createServer((req, res) => {
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    const resolved = dispatcher.resolve(
+      (req.method ?? '').toLowerCase(),
+      path,
+      req.headers.authorization,
+    );
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const response =
+        'response' in resolved
+          ? resolved.response
+          : await dispatcher.run(resolved.op, {
+              method: req.method ?? '',
+              path,
+              query,
+              authorization: req.headers.authorization,
+              body: Buffer.concat(chunks),
+            });
+      res.writeHead(response.status, {
+        ...Object.fromEntries(response.headers),
+        'content-length': Buffer.byteLength(response.body),
+      });
+      res.end(response.body);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => {
+    const addr = server.address();
+    process.stdout.write(`port ${typeof addr === 'object' && addr ? addr.port : 0}\n`);
+  });
+}
+
+const [kind, arg, secret] = process.argv.slice(2);
+if (kind === 'bare-uws') bareUws(arg ?? '');
+else if (kind === 'node-http') nodeHttp(arg ?? '', secret ?? '');
+else throw new Error(`unknown server kind ${kind}`);
