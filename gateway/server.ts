@@ -8,6 +8,7 @@ import { busyResponse } from './errors.js';
 import { type HttpResponse, respond, STATUS_TEXT } from './http.js';
 import type { NodeIdentity } from './operations.js';
 import type { Services } from './services.js';
+import { TlsConfigError } from './tls.js';
 import {
   loadUws,
   type UwsApp,
@@ -41,6 +42,8 @@ export const DEFAULT_MAX_IN_FLIGHT = 4096;
 interface Exchange {
   aborted: boolean;
   readonly res: UwsResponse;
+  /** A HEAD answer carries the headers and length of its body, never the body. */
+  readonly head: boolean;
 }
 
 function send(ex: Exchange, r: HttpResponse, closeConnection = false): void {
@@ -49,7 +52,8 @@ function send(ex: Exchange, r: HttpResponse, closeConnection = false): void {
   ex.res.cork(() => {
     ex.res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
     for (const [k, v] of r.headers) ex.res.writeHeader(k, v);
-    ex.res.end(r.body, closeConnection);
+    if (ex.head) ex.res.endWithoutBody(Buffer.byteLength(r.body), closeConnection);
+    else ex.res.end(r.body, closeConnection);
   });
 }
 
@@ -76,6 +80,21 @@ function readBody(ex: Exchange, max: number, declared: number): Promise<Uint8Arr
   });
 }
 
+/** uWS reports a TLS pair it cannot load only as "App construction failed"; name the files. */
+function createApp(uws: ReturnType<typeof loadUws>, tls: GatewayOptions['tls']): UwsApp {
+  if (tls === null) return uws.App();
+  try {
+    return uws.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile });
+  } catch (err) {
+    throw new TlsConfigError(
+      'private key',
+      tls.keyFile,
+      `the TLS stack cannot use this pair with ${tls.certFile}`,
+      err,
+    );
+  }
+}
+
 export function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const uws = loadUws();
   const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity);
@@ -83,16 +102,14 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const log = opts.log ?? (() => {});
   let inFlight = 0;
 
-  const app: UwsApp = opts.tls
-    ? uws.SSLApp({ cert_file_name: opts.tls.certFile, key_file_name: opts.tls.keyFile })
-    : uws.App();
+  const app: UwsApp = createApp(uws, opts.tls);
 
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
-    const ex: Exchange = { aborted: false, res };
+    const method = req.getMethod();
+    const ex: Exchange = { aborted: false, res, head: method === 'head' };
     res.onAborted(() => {
       ex.aborted = true;
     });
-    const method = req.getMethod();
     const path = req.getUrl();
     const query = req.getQuery() ?? '';
     const authorization = req.getHeader('authorization') || undefined;

@@ -130,9 +130,25 @@ function loadKey(file: string): { block: PemBlock; key: KeyObject } {
   const block = pickKeyBlock(file, readPemFile('private key', file));
   try {
     const key = createPrivateKey({ key: block.der, format: 'der', type: KEY_TYPES[block.label] });
+    checkKeyType(file, key);
     return { block, key };
   } catch (err) {
+    if (err instanceof TlsConfigError) throw err;
     throw new TlsConfigError('private key', file, 'private key cannot be parsed', err);
+  }
+}
+
+/** Key types the listener's TLS stack can serve with (RSA-PSS and DSA parse but cannot). */
+const SERVABLE_KEY_TYPES = new Set(['rsa', 'ec', 'ed25519', 'ed448']);
+
+function checkKeyType(file: string, key: KeyObject): void {
+  const type = key.asymmetricKeyType ?? 'unknown';
+  if (!SERVABLE_KEY_TYPES.has(type)) {
+    throw new TlsConfigError(
+      'private key',
+      file,
+      `unsupported key type ${type} (use RSA, EC or Ed25519)`,
+    );
   }
 }
 

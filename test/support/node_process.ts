@@ -27,13 +27,19 @@ export interface NodeOptions {
   /** Reuse a home (restart tests); a fresh temporary one otherwise. */
   readonly home?: string;
   readonly timeoutMs?: number;
+  /** False: no `api_secret_path` key at all (owner surfaces open). Default true. */
+  readonly ownerSecret?: boolean;
 }
 
 export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'mwnode-e2e-'));
 }
 
-export function writeConfig(home: string, serverLines: readonly string[] = []): string {
+export function writeConfig(
+  home: string,
+  serverLines: readonly string[] = [],
+  ownerSecret = true,
+): string {
   const file = join(home, 'mwnode-server.toml');
   const lines = [
     '[server]',
@@ -42,7 +48,7 @@ export function writeConfig(home: string, serverLines: readonly string[] = []): 
     'api_http_addr = "127.0.0.1:0"',
     ...serverLines,
   ];
-  if (!lines.some((l) => l.startsWith('api_secret_path')))
+  if (ownerSecret && !lines.some((l) => l.startsWith('api_secret_path')))
     lines.push(`api_secret_path = "${join(home, '.api_secret')}"`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
@@ -56,7 +62,7 @@ export interface Exit {
 /** Runs the node and waits for its `listening` log line; rejects with its stderr if it exits. */
 export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
   const home = opts.home ?? tempHome();
-  const configFile = writeConfig(home, opts.serverLines);
+  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret);
   const proc = spawn(
     process.execPath,
     [MWNODE, '--auto', '--home', home, 'server', '--config_file', configFile, 'run'],
