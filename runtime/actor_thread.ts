@@ -1,0 +1,46 @@
+// Entry point of an actor's worker thread: build the handler, then answer request frames until
+// told to close. Anything thrown outside a handler ends the thread; the owner restarts it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { toWireError } from './errors.js';
+import type { FromActorThread, ToActorThread } from './frames.js';
+import { type AnyHandler, serveFrame, startHandler } from './serve.js';
+
+export interface ActorThreadData {
+  readonly url: string;
+  readonly exportName: string;
+  readonly init: ArrayBuffer;
+}
+
+if (parentPort === null) throw new Error('actor_thread.js runs only as a worker thread');
+const port = parentPort;
+const data = workerData as ActorThreadData;
+
+function post(msg: FromActorThread): void {
+  port.postMessage(msg);
+}
+
+async function close(handler: AnyHandler): Promise<void> {
+  try {
+    await handler.close?.();
+    post({ t: 'closed' });
+  } catch (e) {
+    post({ t: 'closed', error: toWireError(e) });
+  }
+}
+
+const handler = await startHandler(data.url, data.exportName, data.init).catch((e: unknown) => {
+  // Nothing else keeps this thread alive, so it ends once the message is out.
+  post({ t: 'initFailed', error: toWireError(e) });
+  return null;
+});
+
+if (handler !== null) {
+  port.on('message', (msg: ArrayBuffer | ToActorThread) => {
+    if (msg instanceof ArrayBuffer) {
+      void serveFrame(handler, msg).then((reply) => port.postMessage(reply, [reply]));
+    } else if (msg.t === 'close') {
+      void close(handler);
+    }
+  });
+  post({ t: 'ready' });
+}

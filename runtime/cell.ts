@@ -1,0 +1,102 @@
+// What the system holds per actor, whatever its placement: the mailbox, the state, and the
+// drain step of shutdown. Placements differ only in how they start, deliver, close and die.
+import { ActorUnavailableError, type WireError } from './errors.js';
+import { Mailbox } from './mailbox.js';
+import type { ActorOptions, Placement } from './options.js';
+
+export type ActorState =
+  | 'starting' // first start, factory running
+  | 'running'
+  | 'restarting' // thread died, a new one is starting; asks queue meanwhile
+  | 'failed' // restart budget spent or first start failed; asks are refused
+  | 'stopping' // shutdown: refusing asks, finishing accepted ones
+  | 'stopped';
+
+export interface ActorStats {
+  readonly name: string;
+  readonly placement: Placement;
+  readonly state: ActorState;
+  readonly inFlight: number;
+  readonly queued: number;
+  readonly restarts: number;
+  readonly mailbox: number;
+}
+
+export interface CloseResult {
+  /** close() ran to completion (or the handler has none). */
+  readonly closed: boolean;
+  readonly error?: WireError;
+}
+
+/** Resolves with the promise's value, or with `timedOut` once `ms` have passed. */
+export function within<T, U>(promise: Promise<T>, ms: number, timedOut: U): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<U>((resolve) => {
+    timer = setTimeout(() => resolve(timedOut), Math.max(0, ms));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export abstract class ActorCell {
+  readonly name: string;
+  readonly options: ActorOptions;
+  protected readonly mailbox: Mailbox;
+  protected state: ActorState = 'starting';
+  protected restarts = 0;
+
+  constructor(name: string, options: ActorOptions) {
+    this.name = name;
+    this.options = options;
+    this.mailbox = new Mailbox(
+      name,
+      { capacity: options.mailbox, concurrency: options.concurrency },
+      (frame) => this.deliver(frame),
+    );
+  }
+
+  /** Starts the actor; rejects with ActorInitError when its factory throws. */
+  abstract start(): Promise<void>;
+
+  /** Hands one encoded request to the actor; the reply goes to `mailbox.reply`. */
+  protected abstract deliver(frame: ArrayBuffer): void;
+
+  /** Runs the handler's close() (bounded by `timeoutMs`) and releases the thread. */
+  abstract close(timeoutMs: number): Promise<CloseResult>;
+
+  /** Ends the actor's thread as a crash would (tests, operators); supervision restarts it. */
+  abstract kill(): Promise<void>;
+
+  ask(kind: string, body: unknown, deadlineMs: number): Promise<unknown> {
+    return this.mailbox.submit(kind, body, deadlineMs);
+  }
+
+  stats(): ActorStats {
+    return {
+      name: this.name,
+      placement: this.options.placement,
+      state: this.state,
+      inFlight: this.mailbox.inFlight,
+      queued: this.mailbox.queued,
+      restarts: this.restarts,
+      mailbox: this.options.mailbox,
+    };
+  }
+
+  /** First step of shutdown: every new ask is refused with ShuttingDown. */
+  refuse(): void {
+    if (this.state !== 'failed') this.state = 'stopping';
+    this.mailbox.refuse(() => new ActorUnavailableError(this.name, 'ShuttingDown'));
+  }
+
+  /** Lets accepted requests finish until `until` (epoch ms); fails the rest, returns how many. */
+  async drain(until: number): Promise<number> {
+    await within(this.mailbox.whenIdle(), until - Date.now(), undefined);
+    return this.mailbox.failAll(() => new ActorUnavailableError(this.name, 'ShuttingDown'));
+  }
+
+  /** After close: the actor is gone for good. */
+  protected markStopped(): void {
+    this.state = 'stopped';
+    this.mailbox.refuse(() => new ActorUnavailableError(this.name, 'ActorStopped'));
+  }
+}

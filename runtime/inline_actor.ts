@@ -1,0 +1,75 @@
+// An actor run in the caller's thread: for unit tests and tiny actors. Requests and replies still
+// go through the codec, so a handler sees exactly what it would see in its own thread, and
+// still run one turn later, never inside the caller's `ask`.
+import { ActorCell, type CloseResult, within } from './cell.js';
+import { ActorInitError, ActorUnavailableError, toWireError } from './errors.js';
+import type { ActorOptions } from './options.js';
+import { type AnyHandler, serveFrame, startHandler } from './serve.js';
+
+export class InlineActor extends ActorCell {
+  readonly #url: string;
+  readonly #exportName: string;
+  readonly #init: ArrayBuffer;
+  #handler: AnyHandler | null = null;
+
+  constructor(
+    name: string,
+    module: { url: string; exportName: string },
+    init: ArrayBuffer,
+    options: ActorOptions,
+  ) {
+    super(name, options);
+    this.#url = module.url;
+    this.#exportName = module.exportName;
+    this.#init = init;
+  }
+
+  async start(): Promise<void> {
+    let handler: AnyHandler;
+    try {
+      handler = await startHandler(this.#url, this.#exportName, this.#init);
+    } catch (e) {
+      this.state = 'failed';
+      throw new ActorInitError(this.name, toWireError(e));
+    }
+    if (this.state === 'stopped') {
+      // Shutdown closed this actor while its factory ran: nobody else will close the handler.
+      await handler.close?.();
+      throw new ActorUnavailableError(this.name, 'ShuttingDown');
+    }
+    this.#handler = handler;
+    if (this.state === 'starting') this.state = 'running';
+    this.mailbox.open();
+  }
+
+  protected deliver(frame: ArrayBuffer): void {
+    const handler = this.#handler as AnyHandler;
+    queueMicrotask(() => {
+      void serveFrame(handler, frame).then((reply) => this.mailbox.reply(reply));
+    });
+  }
+
+  async close(timeoutMs: number): Promise<CloseResult> {
+    const handler = this.#handler;
+    this.markStopped();
+    if (handler?.close === undefined) return { closed: true };
+    const outcome = await within(
+      Promise.resolve()
+        .then(() => handler.close?.())
+        .then(
+          (): CloseResult => ({ closed: true }),
+          (e: unknown): CloseResult => ({ closed: false, error: toWireError(e) }),
+        ),
+      timeoutMs,
+      {
+        closed: false,
+        error: { code: 'CloseTimeout', message: `close() took over ${timeoutMs} ms` },
+      },
+    );
+    return outcome;
+  }
+
+  kill(): Promise<void> {
+    return Promise.reject(new Error(`actor ${this.name} is inline: it has no thread to kill`));
+  }
+}

@@ -1,0 +1,87 @@
+// The types an actor is written against. An actor's protocol — one interface in its
+// `messages.ts`, mapping each message kind to its request and reply — is the single source
+// from which the caller's `ask`, the handler's message union and the module handle are typed.
+import type { PlainObject } from './codec.js';
+
+/** One request/reply pair of a protocol. Both must survive the codec (see codec.ts `Plain`). */
+export interface Exchange {
+  readonly req: unknown;
+  readonly res: unknown;
+}
+
+/** `P` is a protocol when each of its kinds is an Exchange: `interface ChainProtocol { getTip: { req: null; res: Tip } }`. */
+export type Protocol<P> = { readonly [K in keyof P]: Exchange };
+
+export type Kind<P> = keyof P & string;
+
+/** The discriminated union a handler receives: `{ kind: 'getTip', body: null } | …`. */
+export type Message<P extends Protocol<P>> = {
+  [K in Kind<P>]: { readonly kind: K; readonly body: P[K]['req'] };
+}[Kind<P>];
+
+/** Any reply of the protocol (a handler's switch returns one per branch). */
+export type Reply<P extends Protocol<P>> = P[Kind<P>]['res'];
+
+export interface ActorHandler<P extends Protocol<P>> {
+  handle(msg: Message<P>): Reply<P> | Promise<Reply<P>>;
+  /** Called once at orderly shutdown, after in-flight requests finished (or their deadline). */
+  close?(): void | Promise<void>;
+}
+
+/** What an actor module exports: builds the handler from the init data, in the actor's thread. */
+export type ActorFactory<P extends Protocol<P>, I = PlainObject> = (
+  init: I,
+) => ActorHandler<P> | Promise<ActorHandler<P>>;
+
+/** One function per kind, each typed with its own request and reply. */
+export type Handlers<P extends Protocol<P>> = {
+  readonly [K in Kind<P>]: (body: P[K]['req']) => P[K]['res'] | Promise<P[K]['res']>;
+};
+
+/** The protocol the runtime itself sees once types are erased. */
+export type AnyProtocol = Record<string, Exchange>;
+
+/**
+ * Builds a handler from a per-kind table, the usual way to write an actor: each function is
+ * checked against its own reply type, which a single `handle` switch cannot do.
+ */
+export function actorFromHandlers<P extends Protocol<P>>(
+  handlers: Handlers<P>,
+  close?: () => void | Promise<void>,
+): ActorHandler<P> {
+  const table = handlers as unknown as Readonly<Record<string, (body: unknown) => unknown>>;
+  const handler: ActorHandler<AnyProtocol> = {
+    handle(msg) {
+      const fn = Object.hasOwn(table, msg.kind) ? table[msg.kind] : undefined;
+      if (fn === undefined)
+        throw Object.assign(new Error(`unknown kind ${msg.kind}`), { code: 'UnknownKind' });
+      return fn(msg.body);
+    },
+  };
+  if (close !== undefined) handler.close = close;
+  return handler as unknown as ActorHandler<P>;
+}
+
+/**
+ * Names an actor module and carries its protocol and init types to `spawn`, so a spawner cannot
+ * pair a module with the wrong protocol by hand. `P` and `I` exist only at compile time.
+ */
+export interface ActorModule<P extends Protocol<P>, I> {
+  /** file: URL of the compiled module. */
+  readonly url: string;
+  /** The export holding the ActorFactory. */
+  readonly exportName: string;
+  /** Never set; only carries the types. */
+  readonly types?: { readonly protocol: P; readonly init: I };
+}
+
+/**
+ * Declared next to the protocol, e.g. in `actors/chain/messages.ts`:
+ * `export const chainActor = actorModule<ChainProtocol, ChainInit>(new URL('./index.js', import.meta.url));`
+ */
+export function actorModule<P extends Protocol<P>, I = PlainObject>(
+  url: URL | string,
+  exportName = 'default',
+): ActorModule<P, I> {
+  return { url: typeof url === 'string' ? url : url.href, exportName };
+}

@@ -1,0 +1,38 @@
+// The actor's half, the same for both placements: load the module, build the handler from the
+// init data, answer one request frame with one reply frame.
+import { decode } from './codec.js';
+import { toWireError } from './errors.js';
+import { decodeRequest, encodeErrorReply, encodeReply } from './frames.js';
+import type { ActorFactory, ActorHandler, AnyProtocol } from './protocol.js';
+
+export type AnyHandler = ActorHandler<AnyProtocol>;
+
+/** Imports the module and runs its factory on a decoded copy of the encoded init data. */
+export async function startHandler(
+  url: string,
+  exportName: string,
+  init: ArrayBuffer,
+): Promise<AnyHandler> {
+  const mod = (await import(url)) as Record<string, unknown>;
+  const factory = mod[exportName];
+  if (typeof factory !== 'function')
+    throw Object.assign(new Error(`${url} has no function export ${exportName}`), {
+      code: 'BadActorModule',
+    });
+  const handler = (await (factory as ActorFactory<AnyProtocol, unknown>)(decode(init))) as unknown;
+  if (typeof (handler as Partial<AnyHandler> | null)?.handle !== 'function')
+    throw Object.assign(new Error(`${url} ${exportName}() returned no handle()`), {
+      code: 'BadActorModule',
+    });
+  return handler as AnyHandler;
+}
+
+/** Runs one request; whatever the handler throws becomes an error reply, never an exit. */
+export async function serveFrame(handler: AnyHandler, frame: ArrayBuffer): Promise<ArrayBuffer> {
+  const { id, kind, body } = decodeRequest(frame);
+  try {
+    return encodeReply(id, await handler.handle({ kind, body }));
+  } catch (e) {
+    return encodeErrorReply(id, toWireError(e));
+  }
+}
