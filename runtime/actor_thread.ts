@@ -1,6 +1,7 @@
 // Entry point of an actor's worker thread: build the handler, then answer request frames until
 // told to close. Anything thrown outside a handler ends the thread; the owner restarts it.
 import { parentPort, workerData } from 'node:worker_threads';
+import { FrameBatcher } from './batch.js';
 import { toWireError } from './errors.js';
 import type { FromActorThread, ToActorThread } from './frames.js';
 import { type AnyHandler, serveFrame, startHandler } from './serve.js';
@@ -35,10 +36,14 @@ const handler = await startHandler(data.url, data.exportName, data.init).catch((
 });
 
 if (handler !== null) {
-  port.on('message', (msg: ArrayBuffer | ToActorThread) => {
-    if (msg instanceof ArrayBuffer) {
-      void serveFrame(handler, msg).then((reply) => port.postMessage(reply, [reply]));
-    } else if (msg.t === 'close') {
+  const replies = new FrameBatcher((batch, transfer) => port.postMessage(batch, transfer));
+  const serve = (frame: ArrayBuffer): void => {
+    void serveFrame(handler, frame).then((reply) => replies.push(reply));
+  };
+  port.on('message', (msg: ArrayBuffer | ArrayBuffer[] | ToActorThread) => {
+    if (msg instanceof ArrayBuffer) serve(msg);
+    else if (Array.isArray(msg)) for (const frame of msg) serve(frame);
+    else if (msg.t === 'close') {
       void close(handler);
     }
   });

@@ -3,6 +3,7 @@
 // restart budget is spent. Requests still queued in the mailbox go to the new thread.
 import { Worker } from 'node:worker_threads';
 import type { ActorThreadData } from './actor_thread.js';
+import { FrameBatcher } from './batch.js';
 import { ActorCell, type CloseResult, within } from './cell.js';
 import {
   ActorCrashedError,
@@ -32,6 +33,10 @@ export class ThreadActor extends ActorCell {
   #cause: WireError | null = null;
   #firstStart: Starting | null = null;
   #onClosed: ((r: CloseResult) => void) | null = null;
+  /** Frames delivered during this turn of the event loop, posted together (see batch.ts). */
+  readonly #outbox = new FrameBatcher((batch, transfer) =>
+    this.#worker?.postMessage(batch, transfer),
+  );
 
   constructor(
     name: string,
@@ -52,7 +57,7 @@ export class ThreadActor extends ActorCell {
   }
 
   protected deliver(frame: ArrayBuffer): void {
-    this.#worker?.postMessage(frame, [frame]);
+    this.#outbox.push(frame);
   }
 
   async kill(): Promise<void> {
@@ -86,17 +91,21 @@ export class ThreadActor extends ActorCell {
     this.#worker = worker;
     this.#ready = false;
     this.#cause = null;
-    worker.on('message', (msg: ArrayBuffer | FromActorThread) => this.#onMessage(worker, msg));
+    worker.on('message', (msg: ArrayBuffer | ArrayBuffer[] | FromActorThread) =>
+      this.#onMessage(worker, msg),
+    );
     worker.on('error', (e: unknown) => {
       if (worker === this.#worker) this.#cause = toWireError(e);
     });
     worker.on('exit', (code: number) => this.#onExit(worker, code));
   }
 
-  #onMessage(worker: Worker, msg: ArrayBuffer | FromActorThread): void {
+  #onMessage(worker: Worker, msg: ArrayBuffer | ArrayBuffer[] | FromActorThread): void {
     if (worker !== this.#worker) return;
     if (msg instanceof ArrayBuffer) {
       this.mailbox.reply(msg);
+    } else if (Array.isArray(msg)) {
+      for (const frame of msg) this.mailbox.reply(frame);
     } else if (msg.t === 'ready') {
       this.#ready = true;
       if (this.state === 'starting' || this.state === 'restarting') this.state = 'running';
@@ -117,6 +126,7 @@ export class ThreadActor extends ActorCell {
   #onExit(worker: Worker, code: number): void {
     if (worker !== this.#worker) return;
     this.#worker = null;
+    this.#outbox.clear(); // those requests were handed to the dead thread: dropHanded fails them
     this.#ready = false;
     this.mailbox.pause();
     const cause = this.#cause ?? { code: 'Exit', message: `thread exited with code ${code}` };
