@@ -1,5 +1,6 @@
-// The status record's supply numbers (Epic's `fast_total_supply`, `blocks_to_next_halving`):
-// always the mainnet schedule, whatever the chain type, genesis not counted.
+// The mainnet emission schedule and the status record's supply numbers (Epic's
+// `fast_total_supply`, `blocks_to_next_halving`): always the mainnet schedule, whatever the chain
+// type, genesis not counted. Per-block rewards built on the same schedule are in rewards.ts.
 import { EPIC_BASE } from '../amount.js';
 
 const DAY = 1440n;
@@ -7,10 +8,13 @@ const DAY = 1440n;
 export const ERA_ENDS: readonly bigint[] = [334n, 804n, 1405n, 2205n, 3224n].map(
   (days) => days * DAY,
 );
-const ERA_REWARDS = [16n, 8n, 4n, 2n, 1n].map((coins) => coins * EPIC_BASE);
+/** Total reward per block of each of the first five eras, in freemen. */
+export const ERA_REWARDS: readonly bigint[] = [16n, 8n, 4n, 2n, 1n].map(
+  (coins) => coins * EPIC_BASE,
+);
 /** From era 6 the reward starts at 0.15625 EPIC and halves every 1,460 days. */
-const LATE_ERA_LENGTH = 1460n * DAY;
-const LATE_ERA_FIRST_REWARD = 15_625_000n;
+export const LATE_ERA_LENGTH = 1460n * DAY;
+export const LATE_ERA_FIRST_REWARD = 15_625_000n;
 
 /** Whole coins, hard-coded by Epic (the schedule converges just below it). */
 export const MAX_SUPPLY = 21_000_000n;
