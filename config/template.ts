@@ -76,7 +76,7 @@ function serverSection(c: ServerConfig): string[] {
     optional('tls_certificate_file', optStr(c.tlsCertificateFile), '"cert.pem"'),
     optional('tls_certificate_key', optStr(c.tlsCertificateKey), '"key.pem"'),
     '',
-    '# File of the pre-generated foundation coinbases; left out, the built-in default is used.',
+    '# File of the pre-generated foundation coinbases. Left out: the floonet file shipped with mwnode (floonet, usernet, automated testing); mainnet needs it set.',
     optional('foundation_path', optStr(c.foundationPath), '"foundation.json"'),
     '',
     '# The chain: Mainnet, Floonet (public test network), UserTesting (local test chain) or',
