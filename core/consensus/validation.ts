@@ -32,7 +32,7 @@ import type { ChainParams } from '../chain_type.js';
 import { SerError } from '../ser/errors.js';
 import { verifyBodySorted, verifyNoCutThrough } from '../ser/transaction.js';
 import type { BlockHeader } from '../types/block.js';
-import { algoOfProof, type Difficulty, POW_ALGOS, type PowAlgo, type Proof } from '../types/pow.js';
+import { algoOfProof, type Difficulty, POW_ALGOS, type PowAlgo } from '../types/pow.js';
 import type {
   OutputFeatures,
   Transaction,
@@ -40,6 +40,7 @@ import type {
   TxKernel,
 } from '../types/transaction.js';
 import { checkpointVerdict, isBadHeader } from './checkpoints.js';
+import { policyAlgoOfProof } from './difficulty.js';
 import {
   AS_BLOCK,
   AS_TRANSACTION,
@@ -304,29 +305,12 @@ export function checkPolicyAllowed(policy: number, allowed: boolean): void {
   if (!allowed) fail('PolicyIsNotAllowed', `policy ${policy}`);
 }
 
-/**
- * The algorithm pipe.rs reads off a proof when matching it to the policy's choice: a Cuckoo
- * proof is Cuckaroo at 29 edge bits and Cuckatoo otherwise; an MD5 proof matches nothing.
- * (This differs from `algoOfProof`, which difficulty lookups use.)
- */
-export function sortAlgoOfProof(proof: Proof): PowAlgo | null {
-  switch (proof.kind) {
-    case 'Cuckoo':
-      return proof.edgeBits === 29 ? 'cuckaroo' : 'cuckatoo';
-    case 'RandomX':
-      return 'randomx';
-    case 'ProgPow':
-      return 'progpow';
-    case 'MD5':
-      return null;
-  }
-}
-
 /** `expectedAlgo`: the bottles' choice for this policy (feijoada), null when it is undefined. */
 export function checkPowAlgorithm(header: BlockHeader, expectedAlgo: PowAlgo | null): void {
   if (expectedAlgo === null) fail('ThereIsNotPolicy', `policy ${header.policy}`);
-  const got = sortAlgoOfProof(header.pow.proof);
-  if (got !== expectedAlgo) fail('InvalidSortAlgo', `expected ${expectedAlgo}, got ${got}`);
+  const got = policyAlgoOfProof(header.pow.proof);
+  if (got !== expectedAlgo)
+    fail('InvalidSortAlgo', `expected ${expectedAlgo}, got ${got ?? 'none'}`);
 }
 
 /** The parent's fields the header rules read. */

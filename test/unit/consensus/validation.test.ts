@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fromHex, toHex } from '../../../core/bytes.js';
 import { type ChainParams, chainParams } from '../../../core/chain_type.js';
+import { policyAlgoOfProof } from '../../../core/consensus/difficulty.js';
 import {
   checkCheckpoint,
   checkCoinbaseMaturity,
@@ -13,7 +14,6 @@ import {
   type MaturityFacts,
   type ParentHeader,
   type PowFacts,
-  sortAlgoOfProof,
   type ValidationCode,
   ValidationError,
   validateBlockStructure,
@@ -603,12 +603,12 @@ describe('header steps after the proof of work', () => {
   });
 
   it('the algorithm pipe.rs reads off a proof', () => {
-    assert.equal(sortAlgoOfProof(cuckoo(29)), 'cuckaroo');
-    assert.equal(sortAlgoOfProof(cuckoo(31)), 'cuckatoo');
-    assert.equal(sortAlgoOfProof(cuckoo(19)), 'cuckatoo');
-    assert.equal(sortAlgoOfProof(cuckoo(9)), 'cuckatoo');
-    assert.equal(sortAlgoOfProof(md5(31)), null);
-    assert.equal(sortAlgoOfProof({ kind: 'ProgPow', mix: new Uint8Array(32) }), 'progpow');
+    assert.equal(policyAlgoOfProof(cuckoo(29)), 'cuckaroo');
+    assert.equal(policyAlgoOfProof(cuckoo(31)), 'cuckatoo');
+    assert.equal(policyAlgoOfProof(cuckoo(19)), 'cuckatoo');
+    assert.equal(policyAlgoOfProof(cuckoo(9)), 'cuckatoo');
+    assert.equal(policyAlgoOfProof(md5(31)), undefined);
+    assert.equal(policyAlgoOfProof({ kind: 'ProgPow', mix: new Uint8Array(32) }), 'progpow');
     rejects(() => check(header({}, { proof: md5(31) })), 'InvalidSortAlgo');
   });
 });
