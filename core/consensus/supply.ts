@@ -16,7 +16,7 @@ export const ERA_REWARDS: readonly bigint[] = [16n, 8n, 4n, 2n, 1n].map(
 export const LATE_ERA_LENGTH = 1460n * DAY;
 export const LATE_ERA_FIRST_REWARD = 15_625_000n;
 
-/** Whole coins, hard-coded by Epic (the schedule converges just below it). */
+/** Whole coins, a constant in Epic (the schedule converges just below it). */
 export const MAX_SUPPLY = 21_000_000n;
 
 const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);

@@ -38,7 +38,7 @@ describe('supply', () => {
       fastTotalSupply(4_642_560n + 2n * 2_102_400n),
       fiveEras * 100_000_000n + twoLateEras,
     );
-    // The schedule ends below the hard-coded maximum.
+    // The schedule ends below the constant maximum.
     assert.equal(supplyInCoins(10n ** 12n), 20_999_879n);
   });
 });
