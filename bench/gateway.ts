@@ -13,6 +13,7 @@ import {
 } from '../test/support/node_process.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { httpRequest, type LoadResult, runLoad } from './lib/loadgen.js';
+import { runWrk, wrkAvailable } from './lib/wrk.js';
 
 const CONNECTIONS = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -60,22 +61,57 @@ const tipBody = await fetchText(node.port, '/v2/foreign', rpcHeaders);
 const bare = await startServer('bare-uws', tipBody);
 const plain = await startServer('node-http', `${home}/bench_chain_data`, SECRET);
 
-const tipReq = httpRequest('POST', '/v2/foreign', GET_TIP);
-const statusReq = (secret: string) =>
-  httpRequest('GET', '/v1/status', '', { Authorization: basic(secret) });
-const load = (port: number, request: Buffer) =>
-  runLoad({ port, request, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 200 });
+const USE_WRK = wrkAvailable() && process.env.BENCH_LOADGEN !== 'js';
+const GENERATOR = USE_WRK
+  ? 'wrk (1 thread)'
+  : 'the JavaScript load generator (apt-get install wrk for a fairer one)';
 
-process.stdout.write(`${CONNECTIONS} keep-alive connections, ${SECONDS} s per run\n`);
+function tip(port: number): Promise<LoadResult> {
+  if (USE_WRK) {
+    const url = `http://127.0.0.1:${port}/v2/foreign`;
+    return Promise.resolve(
+      runWrk({ url, method: 'POST', body: GET_TIP, connections: CONNECTIONS, seconds: SECONDS }),
+    );
+  }
+  return runLoad({
+    port,
+    request: httpRequest('POST', '/v2/foreign', GET_TIP),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    expectStatus: 200,
+  });
+}
+
+function status(port: number, secret: string): Promise<LoadResult> {
+  const headers = { Authorization: basic(secret) };
+  if (USE_WRK) {
+    const url = `http://127.0.0.1:${port}/v1/status`;
+    return Promise.resolve(
+      runWrk({ url, method: 'GET', headers, connections: CONNECTIONS, seconds: SECONDS }),
+    );
+  }
+  return runLoad({
+    port,
+    request: httpRequest('GET', '/v1/status', '', headers),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    expectStatus: 200,
+  });
+}
+
+process.stdout.write(
+  `${CONNECTIONS} keep-alive connections, ${SECONDS} s per run, load from ${GENERATOR}\n`,
+);
 const results = [
-  report('(a) bare uWS, same bytes', await load(bare.port, tipReq)),
-  report('(b) node:http + dispatcher, get_tip', await load(plain.port, tipReq)),
-  report('(c) mwnode, get_tip /v2/foreign', await load(node.port, tipReq)),
-  report('(b) node:http + dispatcher, /v1/status', await load(plain.port, statusReq(SECRET))),
-  report('(c) mwnode, /v1/status', await load(node.port, statusReq(ownerSecret(home)))),
+  report('(a) bare uWS, same bytes', await tip(bare.port)),
+  report('(b) node:http + dispatcher, get_tip', await tip(plain.port)),
+  report('(c) mwnode, get_tip /v2/foreign', await tip(node.port)),
+  report('(b) node:http + dispatcher, /v1/status', await status(plain.port, SECRET)),
+  report('(c) mwnode, /v1/status', await status(node.port, ownerSecret(home))),
 ];
 const rps = results.map((r) => r.opsPerSec);
 const ratios = {
+  generator_wrk: USE_WRK ? 1 : 0,
   get_tip_vs_node_http: (rps[2] as number) / (rps[1] as number),
   get_tip_vs_bare_uws: (rps[2] as number) / (rps[0] as number),
   status_vs_node_http: (rps[4] as number) / (rps[3] as number),

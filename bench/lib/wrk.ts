@@ -1,0 +1,64 @@
+// Load from `wrk` (C, Debian package `wrk`) when it is installed: it leaves the servers' CPU
+// alone, where the JavaScript generator in loadgen.ts competes with them on a 2-core machine.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoadResult } from './loadgen.js';
+
+export function wrkAvailable(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+export interface WrkOptions {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly connections: number;
+  readonly seconds: number;
+}
+
+function unit(value: string, suffix: string): number {
+  const n = Number.parseFloat(value);
+  if (suffix === 'us') return n / 1000;
+  if (suffix === 's') return n * 1000;
+  return n; // ms
+}
+
+export function runWrk(opts: WrkOptions): LoadResult {
+  const dir = mkdtempSync(join(tmpdir(), 'mwnode-wrk-'));
+  const script = join(dir, 'request.lua');
+  const lines = [`wrk.method = "${opts.method}"`];
+  if (opts.body !== undefined)
+    lines.push(`wrk.body = [[${opts.body}]]`, 'wrk.headers["Content-Type"] = "application/json"');
+  for (const [k, v] of Object.entries(opts.headers ?? {}))
+    lines.push(`wrk.headers["${k}"] = "${v}"`);
+  writeFileSync(script, `${lines.join('\n')}\n`);
+  const args = [
+    '-t1',
+    `-c${opts.connections}`,
+    `-d${opts.seconds}s`,
+    '--latency',
+    '-s',
+    script,
+    opts.url,
+  ];
+  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
+  rmSync(dir, { recursive: true, force: true });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  const pct = (p: string): number => {
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    return m ? unit(m[1] as string, m[2] as string) : Number.NaN;
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return {
+    requests,
+    seconds: opts.seconds,
+    rps,
+    p50ms: pct('50'),
+    p99ms: pct('99'),
+    errors: non2xx,
+  };
+}
