@@ -1,3 +1,4 @@
+// Shared by the MMR backend suites: test elements, expected-hash helpers and MMR builders.
 import { concatBytes, toHex } from '../../../core/bytes.js';
 import { hashWithIndex } from '../../../core/hash/ids.js';
 import type { MmrBackend } from '../../../core/mmr/backend.js';
