@@ -13,7 +13,8 @@ const N = RANGE_PROOF_BITS;
 /** Σ a[2m+sa]·b[2m+sb] over the pairs of the current vectors. */
 function crossDot(a: bigint[], b: bigint[], sa: number, sb: number): bigint {
   let acc = 0n;
-  for (let m = 0; 2 * m < a.length; m++) acc += (a[2 * m + sa] as bigint) * (b[2 * m + sb] as bigint);
+  for (let m = 0; 2 * m < a.length; m++)
+    acc += (a[2 * m + sa] as bigint) * (b[2 * m + sb] as bigint);
   return acc % CURVE_N;
 }
 

@@ -1,8 +1,9 @@
 // The 64-bit single-commitment range prover of secp256k1-zkp (prove_impl), byte-exact with
 // Epic. The value and a 20-byte message are folded into α so the rewind-nonce holder can read
 // them back (rewind.ts). Not constant-time: run it only where timing is not observable.
-import { CURVE_N, modN, secretKeyFromBytes } from '../curve.js';
+
 import { commitPoint } from '../commit.js';
+import { CURVE_N, modN, secretKeyFromBytes } from '../curve.js';
 import { H_X } from '../generators.js';
 import { scalarChacha20 } from './chacha.js';
 import { proveInnerProduct } from './inner_product.js';

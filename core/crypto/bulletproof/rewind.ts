@@ -46,7 +46,11 @@ export function rewindRange(
   if (t.challenge() === null) return null; // y: unused, but the C code checks it too
   t.absorbPacked(asFlags, ax, sx);
   const z = t.challenge();
-  t.absorbPacked(tFlags, proof.subarray(OFF_T1, OFF_T1 + 32), proof.subarray(OFF_T1 + 32, OFF_T1 + 64));
+  t.absorbPacked(
+    tFlags,
+    proof.subarray(OFF_T1, OFF_T1 + 32),
+    proof.subarray(OFF_T1 + 32, OFF_T1 + 64),
+  );
   const x = t.challenge();
   if (z === null || x === null) return null;
 

@@ -1,0 +1,108 @@
+// Single and batch verification of range proofs against their commitments, and the bisection
+// that names the bad proofs of a failed batch. A batch is one equation: every proof's two
+// checks scaled by fresh random 128-bit weights, the fixed-generator scalars summed across the
+// batch, and all per-proof points in one Pippenger multiplication.
+import { modN, type Point } from '../curve.js';
+import { IP_ROUNDS } from './layout.js';
+import { FIXED_COUNT, fixedMsm, msm } from './msm.js';
+import { fromFlaggedX } from './points.js';
+import { batchInvN } from './scalar.js';
+import { addProofTerms, type ParsedProof, parseProof, type TermSink } from './verifier.js';
+
+export interface RangeProofItem {
+  /** 33-byte Pedersen commitment (08/09). */
+  readonly commitment: Uint8Array;
+  /** 675-byte bulletproof. */
+  readonly proof: Uint8Array;
+}
+
+function commitmentPoint(c: Uint8Array): Point | null {
+  if (((c[0] as number) & 0xfe) !== 0x08) return null;
+  return fromFlaggedX(c, 1, ((c[0] as number) & 1) === 1);
+}
+
+const weightBytes = new Uint32Array(4);
+
+/** A uniformly random non-zero 128-bit weight; 2^-128 forgery odds per batch. */
+function randomWeight(): bigint {
+  for (;;) {
+    globalThis.crypto.getRandomValues(weightBytes);
+    let w = 0n;
+    for (const word of weightBytes) w = (w << 32n) | BigInt(word);
+    if (w !== 0n) return w;
+  }
+}
+
+function parseItem(item: RangeProofItem): ParsedProof | null {
+  return parseProof(item.commitment, item.proof, commitmentPoint);
+}
+
+/** The final check over already parsed proofs (all non-null). */
+function verifyParsed(proofs: readonly ParsedProof[]): boolean {
+  if (proofs.length === 0) return true;
+  const toInvert: bigint[] = [];
+  for (const p of proofs) toInvert.push(p.y, ...p.xs);
+  const inv = batchInvN(toInvert);
+  const sink: TermSink = {
+    points: [],
+    scalars: [],
+    fixed: new Array<bigint>(FIXED_COUNT).fill(0n),
+  };
+  const stride = 1 + IP_ROUNDS;
+  proofs.forEach((p, k) => {
+    const base = k * stride;
+    const yInv = inv[base] as bigint;
+    const xInvs = inv.slice(base + 1, base + stride);
+    addProofTerms(p, yInv, xInvs, randomWeight(), randomWeight(), sink);
+  });
+  const fixedPart = fixedMsm(sink.fixed.map(modN));
+  return fixedPart.add(msm(sink.points, sink.scalars)).is0();
+}
+
+/** Verifies one proof against its commitment. */
+export function verifyRange(commitment: Uint8Array, proof: Uint8Array): boolean {
+  const p = parseItem({ commitment, proof });
+  return p !== null && verifyParsed([p]);
+}
+
+/** True iff every proof of the batch verifies (one combined equation; empty is true). */
+export function verifyRangeBatch(items: readonly RangeProofItem[]): boolean {
+  const parsed: ParsedProof[] = [];
+  for (const item of items) {
+    const p = parseItem(item);
+    if (p === null) return false;
+    parsed.push(p);
+  }
+  return verifyParsed(parsed);
+}
+
+/**
+ * Indices (ascending) of the proofs that fail. Malformed proofs are found while parsing; the
+ * rest are bisected, so k bad proofs among m cost about 2k·log2(m) sub-batch checks.
+ */
+export function findInvalidRangeProofs(items: readonly RangeProofItem[]): number[] {
+  const bad: number[] = [];
+  const good: { index: number; parsed: ParsedProof }[] = [];
+  items.forEach((item, index) => {
+    const parsed = parseItem(item);
+    if (parsed === null) bad.push(index);
+    else good.push({ index, parsed });
+  });
+  const bisect = (group: typeof good, known: boolean | null): void => {
+    if (group.length === 0) return;
+    const ok = known ?? verifyParsed(group.map((g) => g.parsed));
+    if (ok) return;
+    if (group.length === 1) {
+      bad.push((group[0] as (typeof good)[number]).index);
+      return;
+    }
+    const mid = group.length >> 1;
+    const left = group.slice(0, mid);
+    const leftOk = verifyParsed(left.map((g) => g.parsed));
+    bisect(left, leftOk);
+    // When the whole group failed and its left half passed, the right half must fail.
+    bisect(group.slice(mid), leftOk ? false : null);
+  };
+  bisect(good, null);
+  return bad.sort((a, b) => a - b);
+}

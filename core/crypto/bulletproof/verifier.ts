@@ -1,0 +1,223 @@
+// Verification of 64-bit bulletproofs (reference §4.7). A proof is turned into weighted terms
+// of one multi-scalar equation: per-proof points (V, A, S, T1, T2, L_j, R_j) with their scalars,
+// plus contributions to the 130 fixed-generator scalars. Both equations of a proof get their own
+// random weight, so one check of Σ = O covers one proof or a whole batch.
+import type { Point } from '../curve.js';
+import { CURVE_N } from '../curve.js';
+import { H_X } from '../generators.js';
+import {
+  IP_ROUNDS,
+  lrNonQr,
+  lrOffset,
+  mainNonQr,
+  OFF_A,
+  OFF_A1,
+  OFF_MU,
+  OFF_S,
+  OFF_T,
+  OFF_T1,
+  OFF_T2,
+  PROOF_SIZE,
+  RANGE_PROOF_BITS,
+} from './layout.js';
+import { FIXED_G, FIXED_H, FIXED_HI } from './msm.js';
+import { fromFlaggedX } from './points.js';
+import { readU256 } from './scalar.js';
+import { Transcript } from './transcript.js';
+
+const N = RANGE_PROOF_BITS;
+/** 2^64 − 1 = Σ 2^i. */
+const ONES = (1n << 64n) - 1n;
+
+/** A structurally valid proof: its points decoded, scalars read and challenges derived. */
+export interface ParsedProof {
+  readonly v: Point;
+  /** A, S, T1, T2, then L_0, R_0, …, L_4, R_4. */
+  readonly points: readonly Point[];
+  readonly tauxNeg: bigint;
+  readonly muNeg: bigint;
+  readonly t: bigint;
+  /** a1, a2, b1, b2 */
+  readonly ab: readonly [bigint, bigint, bigint, bigint];
+  readonly y: bigint;
+  readonly z: bigint;
+  readonly x: bigint;
+  readonly u: bigint;
+  /** x_0..x_4 */
+  readonly xs: readonly bigint[];
+}
+
+function nonZeroScalar(proof: Uint8Array, offset: number): bigint | null {
+  const v = readU256(proof, offset);
+  return v === 0n || v >= CURVE_N ? null : v;
+}
+
+function pointAt(proof: Uint8Array, offset: number, nonQr: boolean, into: Point[]): boolean {
+  const p = fromFlaggedX(proof, offset, nonQr);
+  if (p === null) return false;
+  into.push(p);
+  return true;
+}
+
+function decodePoints(proof: Uint8Array): Point[] | null {
+  const points: Point[] = [];
+  const main = [OFF_A, OFF_S, OFF_T1, OFF_T2];
+  for (let k = 0; k < 4; k++) {
+    if (!pointAt(proof, main[k] as number, mainNonQr(proof, k), points)) return null;
+  }
+  for (let k = 0; k < 2 * IP_ROUNDS; k++) {
+    if (!pointAt(proof, lrOffset(k >> 1, (k & 1) as 0 | 1), lrNonQr(proof, k), points)) {
+      return null;
+    }
+  }
+  return points;
+}
+
+function readScalars(proof: Uint8Array): bigint[] | null {
+  const offsets = [0, OFF_MU, OFF_T, OFF_A1, OFF_A1 + 32, OFF_A1 + 64, OFF_A1 + 96];
+  const out: bigint[] = [];
+  for (const off of offsets) {
+    const s = nonZeroScalar(proof, off);
+    if (s === null) return null;
+    out.push(s);
+  }
+  return out;
+}
+
+/** Replays the transcript; null when any challenge is out of range. */
+function challenges(commitment: Uint8Array, proof: Uint8Array) {
+  const tr = new Transcript();
+  tr.absorbPair(commitment.subarray(1, 33), ((commitment[0] as number) & 1) === 1, H_X, true);
+  const x = (off: number) => proof.subarray(off, off + 32);
+  tr.absorbPair(x(OFF_A), mainNonQr(proof, 0), x(OFF_S), mainNonQr(proof, 1));
+  const y = tr.challenge();
+  tr.absorbPair(x(OFF_A), mainNonQr(proof, 0), x(OFF_S), mainNonQr(proof, 1));
+  const z = tr.challenge();
+  tr.absorbPair(x(OFF_T1), mainNonQr(proof, 2), x(OFF_T2), mainNonQr(proof, 3));
+  const xc = tr.challenge();
+  tr.absorb(proof.subarray(0, 64));
+  tr.absorb(x(OFF_T));
+  const u = tr.challenge();
+  if (y === null || z === null || xc === null || u === null) return null;
+  const xs: bigint[] = [];
+  for (let j = 0; j < IP_ROUNDS; j++) {
+    tr.absorbPair(
+      x(lrOffset(j, 0)),
+      lrNonQr(proof, 2 * j),
+      x(lrOffset(j, 1)),
+      lrNonQr(proof, 2 * j + 1),
+    );
+    const xj = tr.challenge();
+    if (xj === null) return null;
+    xs.push(xj);
+  }
+  return { y, z, x: xc, u, xs };
+}
+
+/**
+ * Checks everything but the final equation: sizes, scalar ranges, point decoding, challenge
+ * ranges. `commitPoint` decodes the 33-byte commitment (08/09) or returns null.
+ */
+export function parseProof(
+  commitment: Uint8Array,
+  proof: Uint8Array,
+  commitPoint: (c: Uint8Array) => Point | null,
+): ParsedProof | null {
+  if (proof.length !== PROOF_SIZE || commitment.length !== 33) return null;
+  const scalars = readScalars(proof);
+  if (scalars === null) return null;
+  const ch = challenges(commitment, proof);
+  if (ch === null) return null;
+  const v = commitPoint(commitment);
+  if (v === null) return null;
+  const points = decodePoints(proof);
+  if (points === null) return null;
+  const [tauxNeg, muNeg, t, a1, a2, b1, b2] = scalars as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  return { v, points, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
+}
+
+/** Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. */
+export interface TermSink {
+  readonly points: Point[];
+  readonly scalars: bigint[];
+  readonly fixed: bigint[];
+}
+
+/** g_i = Π_j x_j^(±1), + when bit j of i is set; g_(63−i) = g_i^−1. */
+function foldProducts(xs: readonly bigint[], xInvs: readonly bigint[]): bigint[] {
+  let g: bigint[] = [1n];
+  for (let j = IP_ROUNDS - 1; j >= 0; j--) {
+    const next: bigint[] = [];
+    for (const v of g)
+      next.push((v * (xInvs[j] as bigint)) % CURVE_N, (v * (xs[j] as bigint)) % CURVE_N);
+    g = next;
+  }
+  // g now has 32 entries indexed by bits 0..4; f(i) = bit 5 selects the a/b pair instead.
+  return g;
+}
+
+/**
+ * Adds proof p's terms with weights w1 (range equation E1) and w2 (inner-product equation E2).
+ * `yInv` and `xInvs` are the inverses of p.y and p.xs.
+ */
+export function addProofTerms(
+  p: ParsedProof,
+  yInv: bigint,
+  xInvs: readonly bigint[],
+  w1: bigint,
+  w2: bigint,
+  sink: TermSink,
+): void {
+  const n = CURVE_N;
+  const { y, z, x, u, xs, ab } = p;
+  const zz = (z * z) % n;
+  const xx = (x * x) % n;
+  let ySum = 0n;
+  let yPow = 1n;
+  for (let i = 0; i < N; i++) {
+    ySum += yPow;
+    yPow = (yPow * y) % n;
+  }
+  const delta = ((z - zz) * (ySum % n) - ((zz * z) % n) * ONES) % n;
+  sink.points.push(p.v, ...p.points);
+  const lr: bigint[] = [];
+  for (let j = 0; j < IP_ROUNDS; j++) {
+    const xj2 = ((xs[j] as bigint) * (xs[j] as bigint)) % n;
+    const xi2 = ((xInvs[j] as bigint) * (xInvs[j] as bigint)) % n;
+    lr.push((w2 * xj2) % n, (w2 * xi2) % n);
+  }
+  sink.scalars.push((w1 * zz) % n, w2, (w2 * x) % n, (w1 * x) % n, (w1 * xx) % n, ...lr);
+
+  const [a1, a2, b1, b2] = ab;
+  const fixed = sink.fixed;
+  const uTerm = (u * (((p.t - a1 * b1 - a2 * b2) % n) + n)) % n;
+  fixed[FIXED_G] = (fixed[FIXED_G] as bigint) + w1 * p.tauxNeg + w2 * ((p.muNeg + uTerm) % n);
+  fixed[FIXED_H] = (fixed[FIXED_H] as bigint) + w1 * ((((delta - p.t) % n) + n) % n);
+
+  const g = foldProducts(xs, xInvs);
+  const w2z = (w2 * z) % n;
+  const w2zz = (w2 * zz) % n;
+  let yInvPow = 1n;
+  let twoPow = 1n;
+  for (let i = 0; i < N; i++) {
+    const high = i >= 32;
+    const gi = g[i & 31] as bigint;
+    const giInv = g[31 - (i & 31)] as bigint;
+    const a = high ? a2 : a1;
+    const b = high ? b2 : b1;
+    // G_i: w2·(−z − a_f·g_i); H_i: w2·(z + y^-i·(z²·2^i − b_f·g_i^-1))
+    fixed[i] = (fixed[i] as bigint) - w2z - ((w2 * a) % n) * gi;
+    const hPart = (w2zz * twoPow - ((w2 * b) % n) * giInv) % n;
+    fixed[FIXED_HI + i] = (fixed[FIXED_HI + i] as bigint) + w2z + yInvPow * hPart;
+    yInvPow = (yInvPow * yInv) % n;
+    twoPow <<= 1n;
+  }
+}
