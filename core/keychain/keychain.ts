@@ -1,7 +1,9 @@
 // Epic's `ExtKeychain`: a master extended key from which every output key is derived again by
 // identifier, with the switch-commitment blind applied on top for Regular outputs.
 
+import { randomInt } from 'node:crypto';
 import { blindSwitch, CommitError, commit as pedersenCommit } from '../crypto/commit.js';
+import { blake2b256 } from '../hash/blake2b.js';
 import { mnemonicToEntropy, mnemonicToSeed } from './bip39.js';
 import { BlindingFactor, type BlindSum, type ValueExtKeychainPath } from './blind.js';
 import { KeychainError } from './errors.js';
@@ -23,6 +25,8 @@ import {
 } from './secret.js';
 import { SwitchCommitmentType } from './switch_type.js';
 
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
 export class ExtKeychain {
   private constructor(
     readonly master: ExtendedPrivKey,
@@ -43,6 +47,12 @@ export class ExtKeychain {
   /** What epic-wallet does with a recovery phrase: the raw BIP39 entropy is the seed. */
   static fromWalletMnemonic(mnemonic: string, isFloo = false): ExtKeychain {
     return ExtKeychain.fromSeed(mnemonicToEntropy(mnemonic), isFloo);
+  }
+
+  /** `from_random_seed` (tests only): BLAKE2b-256 of 16 random alphanumeric characters. */
+  static fromRandomSeed(isFloo = false): ExtKeychain {
+    const chars = Array.from({ length: 16 }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]);
+    return ExtKeychain.fromSeed(blake2b256(new TextEncoder().encode(chars.join(''))), isFloo);
   }
 
   /**

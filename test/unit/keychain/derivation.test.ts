@@ -191,7 +191,7 @@ describe('output keys (derive_key, commit)', () => {
   });
 
   it('test_key_derivation: commit(0, key, None) is the key as a public key; ECDSA verifies', () => {
-    const kc = ExtKeychain.fromSeed(Uint8Array.from({ length: 32 }, (_, i) => i * 7));
+    const kc = ExtKeychain.fromRandomSeed();
     const key = kc.deriveKey(0n, m1, None);
     const c = kc.commit(0n, m1, None);
     assert.deepEqual(commitToPubkey(c), publicKeyFromSecret(key));
