@@ -7,7 +7,7 @@
 // Weights come from hashing every input (Fiat–Shamir), not from a CSPRNG: each a_i is fixed only
 // after all (r, s, P, m) are, so a forger cannot tune a bad signature against them, and the same
 // batch always gives the same answer (reproducible failures, no RNG state to seed in worker
-// threads). This is how libsecp256k1's schnorrsig batch verifier derives its randomizers too.
+// threads). libsecp256k1-zkp's schnorrsig batch verifier seeds its randomizers the same way.
 import { pippenger } from '@noble/curves/abstract/curve.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes } from '../bytes.js';
@@ -21,6 +21,8 @@ import {
   pointFromCompressed,
   pointToCompressed,
 } from './curve.js';
+import { fneg } from './ec_field.js';
+import { type Affine, msmIsInfinity } from './ec_msm.js';
 
 /** One signature to check: raw 64-byte signature, 32-byte message, compressed public key. */
 export interface SigCheck {
@@ -29,18 +31,22 @@ export interface SigCheck {
   readonly pubkey: Uint8Array;
 }
 
-/** A signature already decoded: nonce point R, s, the challenge e and the key point P. */
+/** A signature already decoded: nonce point R (QR lift of r), s, challenge e, key point P. */
 export interface PreparedSig {
-  readonly r: Point;
+  readonly r: Affine;
   readonly s: bigint;
   readonly e: bigint;
-  readonly p: Point;
-  /** Bytes that identify this check for the weight hash: r ‖ s ‖ P33 ‖ m. */
+  readonly p: Affine;
+  /** Bytes that identify this check for the weight hash: sig ‖ P33 ‖ m. */
   readonly transcript: Uint8Array;
 }
 
-/** Which multi-scalar multiplication to use; 'auto' picks by batch size (see bench/kernels.ts). */
-export type MsmStrategy = 'auto' | 'pippenger' | 'naive';
+/**
+ * How to evaluate the combined equation: 'pippenger' is ours (ec_msm.ts), 'noble-pippenger' is
+ * @noble/curves' generic one, 'naive' sums one double multiplication per signature; 'auto'
+ * picks by batch size from the measurements in bench/kernels.ts.
+ */
+export type MsmStrategy = 'auto' | 'pippenger' | 'noble-pippenger' | 'naive';
 
 /**
  * Decodes a check for batching (e = SHA256(r ‖ P33 ‖ m), R = QR lift of r); null when the
@@ -56,12 +62,11 @@ export function prepareSig(
   if (rs === null || msg.length !== 32 || p.is0()) return null;
   const ry = liftXQuadY(rs.r);
   if (ry === null) return null;
-  const rx = sig.subarray(0, 32);
   return {
-    r: Point.fromAffine({ x: rs.r, y: ry }),
+    r: { x: rs.r, y: ry },
     s: rs.s,
-    e: challenge(rx, pubkey33, msg),
-    p,
+    e: challenge(sig.subarray(0, 32), pubkey33, msg),
+    p: p.toAffine(),
     transcript: concatBytes(sig, pubkey33, msg),
   };
 }
@@ -79,7 +84,10 @@ export function prepareCheck(c: SigCheck): PreparedSig | null {
 
 const WEIGHT_DOMAIN = new TextEncoder().encode('mwnode/aggsig-batch/v1');
 
-/** Weights: a_0 = 1 (saves nothing secret; as libsecp), a_i = SHA256(seed ‖ u32be(i)) mod n. */
+/**
+ * Weights: a_0 = 1, a_i = the first 128 bits of SHA256(seed ‖ u32be(i)) (never 0). 128 bits
+ * bound the chance that an invalid batch passes by 2^-128 and halve the work on the R terms.
+ */
 function batchWeights(items: readonly PreparedSig[]): bigint[] {
   const seed = sha256(concatBytes(WEIGHT_DOMAIN, ...items.map((it) => it.transcript)));
   const buf = new Uint8Array(36);
@@ -88,40 +96,65 @@ function batchWeights(items: readonly PreparedSig[]): bigint[] {
   return items.map((_, i) => {
     if (i === 0) return 1n;
     view.setUint32(32, i);
-    const a = modN(bytesToBigInt(sha256(buf)));
+    const a = bytesToBigInt(sha256(buf).subarray(0, 16));
     return a === 0n ? 1n : a;
   });
 }
 
-// Σ a·s·G − Σ (a·e)·P − Σ a·R as (points, scalars), G folded into one term.
-function msmTerms(items: readonly PreparedSig[]): { points: Point[]; scalars: bigint[] } {
+const G_AFFINE: Affine = Point.BASE.toAffine();
+
+/**
+ * The terms of (Σ a·s)·G + Σ (−a·e)·P + Σ a·(−R), all scalars non-negative and < n: G first,
+ * then P_i, −R_i alternately.
+ */
+function msmTerms(items: readonly PreparedSig[]): { points: Affine[]; scalars: bigint[] } {
   const weights = batchWeights(items);
-  const points: Point[] = [Point.BASE];
+  const points: Affine[] = [G_AFFINE];
   const scalars: bigint[] = [0n];
   let sG = 0n;
   items.forEach((it, i) => {
     const a = weights[i] as bigint;
     sG += a * it.s;
-    points.push(it.p, it.r);
-    scalars.push(modN(-a * it.e), modN(-a));
+    points.push(it.p, { x: it.r.x, y: fneg(it.r.y) });
+    scalars.push(modN(-a * it.e), a);
   });
   scalars[0] = modN(sG);
   return { points, scalars };
 }
 
-// Below this many signatures per-term double multiplications beat Pippenger's bucket overhead
-// (measured by bench/kernels.ts on the floonet kernels).
+// Below this many signatures the plain sum of double multiplications wins (bench/kernels.ts).
 const PIPPENGER_MIN_ITEMS = 8;
 
-function naiveMsm(points: readonly Point[], scalars: readonly bigint[]): Point {
+const toPoint = (a: Affine): Point => Point.fromAffine(a);
+
+function naiveIsInfinity(points: readonly Affine[], scalars: readonly bigint[]): boolean {
   let acc = Point.BASE.multiplyUnsafe(scalars[0] as bigint);
   for (let i = 1; i + 1 < points.length; i += 2) {
-    const p = points[i] as Point;
+    const p = toPoint(points[i] as Affine);
     acc = acc.add(
-      p.mulAddUnsafe(scalars[i] as bigint, points[i + 1] as Point, scalars[i + 1] as bigint),
+      p.mulAddUnsafe(
+        scalars[i] as bigint,
+        toPoint(points[i + 1] as Affine),
+        scalars[i + 1] as bigint,
+      ),
     );
   }
-  return acc;
+  return acc.is0();
+}
+
+function evaluate(points: Affine[], scalars: bigint[], strategy: MsmStrategy, n: number): boolean {
+  switch (strategy) {
+    case 'noble-pippenger':
+      return pippenger(Point, points.map(toPoint), scalars).is0();
+    case 'naive':
+      return naiveIsInfinity(points, scalars);
+    case 'pippenger':
+      return msmIsInfinity(points, scalars);
+    case 'auto':
+      return n >= PIPPENGER_MIN_ITEMS
+        ? msmIsInfinity(points, scalars)
+        : naiveIsInfinity(points, scalars);
+  }
 }
 
 /** True iff every prepared signature is valid (null entries make the batch fail). */
@@ -136,10 +169,7 @@ export function verifyPrepared(
     ok.push(it);
   }
   const { points, scalars } = msmTerms(ok);
-  const usePippenger =
-    strategy === 'pippenger' || (strategy === 'auto' && ok.length >= PIPPENGER_MIN_ITEMS);
-  const sum = usePippenger ? pippenger(Point, points, scalars) : naiveMsm(points, scalars);
-  return sum.is0();
+  return evaluate(points, scalars, strategy, ok.length);
 }
 
 /** Batch-verifies byte-level checks; true iff all verify (empty batch: true). */

@@ -78,10 +78,11 @@ describe('foundation kernels', () => {
     assert.deepEqual(bad, []);
   });
 
-  it('all 500 verify as one batch, with either multi-scalar method', () => {
+  it('all 500 verify as one batch, with every multi-scalar method', () => {
     assert.equal(verifyKernelsBatch(kernels), true);
     assert.equal(verifyKernelsBatch(kernels.slice(0, 40), 'naive'), true);
     assert.equal(verifyKernelsBatch(kernels.slice(0, 40), 'pippenger'), true);
+    assert.equal(verifyKernelsBatch(kernels.slice(0, 40), 'noble-pippenger'), true);
   });
 
   it('the 19 test-file kernels verify and use the test-mode nonce 0x01×32', () => {
