@@ -1,5 +1,8 @@
-// Each API operation once, shared by its `/v1` route and its `/v2` method: ask the actor,
-// shape the reply with a view. "Same payloads on /v1 and /v2" holds by construction.
+// Each API operation once, shared by its `/v1` route and its `/v2` method: ask the actor (or
+// read the state it published), shape the reply with a view. "Same payloads on /v1 and /v2"
+// holds by construction.
+import type { ChainHeadInfo } from '../actors/chain/messages.js';
+import { sealJson } from '../core/json/sealed.js';
 import type { JsonValue } from '../core/json/value.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
@@ -16,18 +19,42 @@ export interface NodeIdentity {
   readonly userAgent: string;
 }
 
+/**
+ * The views of one head, built once and sealed: between blocks every get_tip, get_status and
+ * get_version is answered from them, printed text included (see core/json/sealed.ts).
+ */
+function headViews(identity: NodeIdentity): (head: ChainHeadInfo) => HeadViews {
+  let last: { head: ChainHeadInfo; views: HeadViews } | null = null;
+  return (head) => {
+    if (last?.head === head) return last.views;
+    const views = {
+      tip: sealJson(tipView(head.tip)),
+      // Until the peers actor exists the node has no connections and nothing to sync from.
+      status: sealJson(
+        statusView({ head, userAgent: identity.userAgent, connections: 0, syncStatus: 'no_sync' }),
+      ),
+      version: sealJson(versionView(head)),
+    };
+    last = { head, views };
+    return views;
+  };
+}
+
+interface HeadViews {
+  readonly tip: JsonValue;
+  readonly status: JsonValue;
+  readonly version: JsonValue;
+}
+
 export function operations(services: Services, identity: NodeIdentity): Operations {
+  const viewsOf = headViews(identity);
+  // The published head when there is one; before the first event, a request to the actor.
+  const views = async (): Promise<HeadViews> =>
+    viewsOf(services.head() ?? (await services.chain('getHead', {})));
   return {
     routeIndex: async () => [...ROUTE_INDEX],
-    // Until the peers actor exists the node has no connections and nothing to sync from.
-    status: async () =>
-      statusView({
-        head: await services.chain('getHead', {}),
-        userAgent: identity.userAgent,
-        connections: 0,
-        syncStatus: 'no_sync',
-      }),
-    tip: async () => tipView(await services.chain('getTip', {})),
-    version: async () => versionView(await services.chain('getHead', {})),
+    status: async () => (await views()).status,
+    tip: async () => (await views()).tip,
+    version: async () => (await views()).version,
   };
 }

@@ -38,12 +38,15 @@ export interface Gateway {
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 4096;
+const EMPTY = new Uint8Array(0);
 
 interface Exchange {
   aborted: boolean;
   readonly res: UwsResponse;
   /** A HEAD answer carries the headers and length of its body, never the body. */
   readonly head: boolean;
+  /** Frees the request's in-flight slot while its body is still being read (abort, 413). */
+  releaseSlot: (() => void) | null;
 }
 
 function send(ex: Exchange, r: HttpResponse, closeConnection = false): void {
@@ -57,26 +60,34 @@ function send(ex: Exchange, r: HttpResponse, closeConnection = false): void {
   });
 }
 
-/** Collects the body up to `max` bytes; resolves null (after answering 413) when over. */
-function readBody(ex: Exchange, max: number, declared: number): Promise<Uint8Array | null> {
+/** Collects the body up to `max` bytes, then calls `done`; over the cap, answers 413 instead. */
+function readBody(
+  ex: Exchange,
+  max: number,
+  declared: number,
+  done: (body: Uint8Array) => void,
+): void {
   if (declared > max) {
+    ex.releaseSlot?.();
     send(ex, respond(413), true);
-    return Promise.resolve(null);
+    return;
   }
-  return new Promise((resolve) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    ex.res.onData((chunk, isLast) => {
-      if (ex.aborted) return;
-      size += chunk.byteLength;
-      if (size > max) {
-        send(ex, respond(413), true);
-        resolve(null);
-        return;
-      }
-      chunks.push(new Uint8Array(chunk.slice(0)));
-      if (isLast) resolve(Buffer.concat(chunks, size));
-    });
+  let chunks: Uint8Array[] | null = null;
+  let size = 0;
+  ex.res.onData((chunk, isLast) => {
+    if (ex.aborted) return;
+    size += chunk.byteLength;
+    if (size > max) {
+      ex.releaseSlot?.();
+      send(ex, respond(413), true);
+      return;
+    }
+    // uWS reuses the chunk's memory once this callback returns: copy it. Most bodies are one chunk.
+    const copy = new Uint8Array(chunk.slice(0));
+    if (isLast && chunks === null) return done(copy);
+    chunks ??= [];
+    chunks.push(copy);
+    if (isLast) done(Buffer.concat(chunks, size));
   });
 }
 
@@ -106,9 +117,10 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
     const method = req.getMethod();
-    const ex: Exchange = { aborted: false, res, head: method === 'head' };
+    const ex: Exchange = { aborted: false, res, head: method === 'head', releaseSlot: null };
     res.onAborted(() => {
       ex.aborted = true;
+      ex.releaseSlot?.(); // a client gone mid-body never reaches `run`
     });
     const path = req.getUrl();
     const query = req.getQuery() ?? '';
@@ -119,30 +131,29 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if ('response' in resolution) return send(ex, resolution.response);
     if (inFlight >= maxInFlight) return send(ex, busyResponse());
     inFlight++;
+    ex.releaseSlot = () => {
+      ex.releaseSlot = null;
+      inFlight--;
+    };
     const { route, op } = resolution;
-    const body =
-      method === 'post'
-        ? readBody(ex, route.maxBody, declared)
-        : Promise.resolve(new Uint8Array(0));
-    body
-      .then(async (bytes) => {
-        if (bytes === null) return;
-        const response = await dispatcher.run(op, {
-          method,
-          path,
-          query,
-          authorization,
-          body: bytes,
-        });
-        send(ex, response);
-      })
-      .catch((e: unknown) => {
-        log('request_failed', { path, error: e instanceof Error ? e.message : String(e) });
-        send(ex, respond(500, 'internal error'));
-      })
-      .finally(() => {
-        inFlight--;
-      });
+    const run = (body: Uint8Array): void => {
+      // Once running, the slot is held until the answer, even if the client goes away.
+      const release = ex.releaseSlot ?? (() => {});
+      ex.releaseSlot = null;
+      dispatcher.run(op, { method, path, query, authorization, body }).then(
+        (response) => {
+          release();
+          send(ex, response);
+        },
+        (e: unknown) => {
+          release();
+          log('request_failed', { path, error: e instanceof Error ? e.message : String(e) });
+          send(ex, respond(500, 'internal error'));
+        },
+      );
+    };
+    if (method === 'post') readBody(ex, route.maxBody, declared, run);
+    else run(EMPTY);
   });
 
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
-// What the gateway may ask of the actors: one typed `ask` per actor. The node wires these to
-// the runtime; tests may wire them to in-thread actors.
-import type { ChainProtocol } from '../actors/chain/messages.js';
+// What the gateway may ask of the actors: one typed `ask` per actor, and the latest state they
+// publish. The node wires these to the runtime; tests may wire them to in-thread actors.
+import type { ChainHeadInfo, ChainProtocol } from '../actors/chain/messages.js';
 
 /** An actor protocol: message kind → request and reply types. */
 export type ProtocolShape<P> = { readonly [K in keyof P]: { req: unknown; res: unknown } };
@@ -12,6 +12,12 @@ export type Ask<P extends ProtocolShape<P>> = <K extends keyof P & string>(
 
 export interface Services {
   readonly chain: Ask<ChainProtocol>;
+  /**
+   * The head as the chain actor last published it (its `head` event), or null before the first
+   * one. Events reach the gateway before the reply of the request that caused them, so a
+   * client that saw its block accepted reads the new head here.
+   */
+  readonly head: () => ChainHeadInfo | null;
 }
 
 /** Facts about this build that answers include. */

@@ -1,7 +1,7 @@
 // The node process's composition root: checks secrets and TLS, starts the actors and the
 // gateway, and runs until SIGINT/SIGTERM, then shuts down in order (stop accepting, drain,
 // close the databases).
-import { chainActor } from '../actors/chain/messages.js';
+import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
 import { readApiSecrets } from '../config/secrets.js';
@@ -34,7 +34,11 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
     concurrency: CHAIN_PIPELINE,
   });
-  const services: Services = { chain: (kind, body) => chain.ask(kind, body) };
+  let head: ChainHeadInfo | null = null;
+  chain.watch('head', (h) => {
+    head = h;
+  });
+  const services: Services = { chain: (kind, body) => chain.ask(kind, body), head: () => head };
   let gateway: Gateway;
   try {
     gateway = await startGateway({

@@ -3,8 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { FrameBatcher } from './batch.js';
 import { toWireError } from './errors.js';
-import type { FromActorThread, ToActorThread } from './frames.js';
-import { type AnyHandler, serveFrame, startHandler } from './serve.js';
+import { encodeEvent, type FromActorThread, type ToActorThread } from './frames.js';
+import { type AnyContext, type AnyHandler, serveFrame, startHandler } from './serve.js';
 
 export interface ActorThreadData {
   readonly url: string;
@@ -29,14 +29,19 @@ async function close(handler: AnyHandler): Promise<void> {
   }
 }
 
-const handler = await startHandler(data.url, data.exportName, data.init).catch((e: unknown) => {
-  // Nothing else keeps this thread alive, so it ends once the message is out.
-  post({ t: 'initFailed', error: toWireError(e) });
-  return null;
-});
+// Replies and events share one ordered stream (see frames.ts).
+const replies = new FrameBatcher((batch, transfer) => port.postMessage(batch, transfer));
+const ctx: AnyContext = { publish: (topic, body) => replies.push(encodeEvent(topic, body)) };
+
+const handler = await startHandler(data.url, data.exportName, data.init, ctx).catch(
+  (e: unknown) => {
+    // Nothing else keeps this thread alive, so it ends once the message is out.
+    post({ t: 'initFailed', error: toWireError(e) });
+    return null;
+  },
+);
 
 if (handler !== null) {
-  const replies = new FrameBatcher((batch, transfer) => port.postMessage(batch, transfer));
   const serve = (frame: ArrayBuffer): void => {
     void serveFrame(handler, frame).then((reply) => replies.push(reply));
   };
@@ -47,5 +52,6 @@ if (handler !== null) {
       void close(handler);
     }
   });
+  replies.flush(); // events published by the factory go out before 'ready'
   post({ t: 'ready' });
 }

@@ -1,6 +1,7 @@
 // What the system holds per actor, whatever its placement: the mailbox, the state, and the
 // drain step of shutdown. Placements differ only in how they start, deliver, close and die.
 import { ActorUnavailableError, type WireError } from './errors.js';
+import { decodeFromActor } from './frames.js';
 import { Mailbox } from './mailbox.js';
 import type { ActorOptions, Placement } from './options.js';
 
@@ -28,6 +29,16 @@ export interface CloseResult {
   readonly error?: WireError;
 }
 
+/** A watcher that throws must not stop the replies behind its event: report it and go on. */
+function notify(actor: string, listener: EventListener, body: unknown): void {
+  try {
+    listener(body);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    process.emitWarning(`a watcher of actor ${actor} threw: ${why}`, 'ActorEventListenerError');
+  }
+}
+
 /** Resolves with the promise's value, or with `timedOut` once `ms` have passed. */
 export function within<T, U>(promise: Promise<T>, ms: number, timedOut: U): Promise<T | U> {
   let timer: NodeJS.Timeout | undefined;
@@ -37,12 +48,17 @@ export function within<T, U>(promise: Promise<T>, ms: number, timedOut: U): Prom
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+export type EventListener = (body: unknown) => void;
+
 export abstract class ActorCell {
   readonly name: string;
   readonly options: ActorOptions;
   protected readonly mailbox: Mailbox;
   protected state: ActorState = 'starting';
   protected restarts = 0;
+  /** The last body published on each topic: a new watcher starts from it. */
+  readonly #latest = new Map<string, unknown>();
+  readonly #watchers = new Map<string, Set<EventListener>>();
 
   constructor(name: string, options: ActorOptions) {
     this.name = name;
@@ -68,6 +84,30 @@ export abstract class ActorCell {
 
   ask(kind: string, body: unknown, deadlineMs: number): Promise<unknown> {
     return this.mailbox.submit(kind, body, deadlineMs);
+  }
+
+  /** Calls `listener` with the topic's latest body (if any) and every later one; returns an unwatch. */
+  watch(topic: string, listener: EventListener): () => void {
+    let set = this.#watchers.get(topic);
+    if (set === undefined) {
+      set = new Set();
+      this.#watchers.set(topic, set);
+    }
+    set.add(listener);
+    if (this.#latest.has(topic)) notify(this.name, listener, this.#latest.get(topic));
+    return () => set.delete(listener);
+  }
+
+  /** A frame from the actor: a reply settles its request, an event reaches the watchers. */
+  protected receive(bytes: ArrayBuffer): void {
+    const frame = decodeFromActor(bytes);
+    if (!('topic' in frame)) {
+      this.mailbox.settle(frame);
+      return;
+    }
+    this.#latest.set(frame.topic, frame.body);
+    for (const listener of this.#watchers.get(frame.topic) ?? [])
+      notify(this.name, listener, frame.body);
   }
 
   stats(): ActorStats {

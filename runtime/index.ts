@@ -20,15 +20,18 @@ export {
 export type { JobKind, JobResult, KindTable } from './job.js';
 export type { ActorOptions, Placement } from './options.js';
 export {
+  type ActorContext,
   type ActorFactory,
   type ActorHandler,
   type ActorModule,
   actorFromHandlers,
   actorModule,
+  type Events,
   type Exchange,
   type Handlers,
   type Kind,
   type Message,
+  type NoEvents,
   type Protocol,
   type Reply,
 } from './protocol.js';

@@ -3,8 +3,9 @@
 // still run one turn later, never inside the caller's `ask`.
 import { ActorCell, type CloseResult, within } from './cell.js';
 import { ActorInitError, ActorUnavailableError, toWireError } from './errors.js';
+import { encodeEvent } from './frames.js';
 import type { ActorOptions } from './options.js';
-import { type AnyHandler, serveFrame, startHandler } from './serve.js';
+import { type AnyContext, type AnyHandler, serveFrame, startHandler } from './serve.js';
 
 export class InlineActor extends ActorCell {
   readonly #url: string;
@@ -27,7 +28,14 @@ export class InlineActor extends ActorCell {
   async start(): Promise<void> {
     let handler: AnyHandler;
     try {
-      handler = await startHandler(this.#url, this.#exportName, this.#init);
+      // Events go through the codec like replies, and after the current turn, as in a thread.
+      const ctx: AnyContext = {
+        publish: (topic, body) => {
+          const frame = encodeEvent(topic, body);
+          queueMicrotask(() => this.receive(frame));
+        },
+      };
+      handler = await startHandler(this.#url, this.#exportName, this.#init, ctx);
     } catch (e) {
       this.state = 'failed';
       throw new ActorInitError(this.name, toWireError(e));
@@ -45,7 +53,7 @@ export class InlineActor extends ActorCell {
   protected deliver(frame: ArrayBuffer): void {
     const handler = this.#handler as AnyHandler;
     queueMicrotask(() => {
-      void serveFrame(handler, frame).then((reply) => this.mailbox.reply(reply));
+      void serveFrame(handler, frame).then((reply) => this.receive(reply));
     });
   }
 

@@ -9,7 +9,7 @@ import {
   ActorTimeoutError,
   toWireError,
 } from './errors.js';
-import { decodeReply, encodeRequest } from './frames.js';
+import { encodeRequest, type ReplyFrame } from './frames.js';
 
 interface Pending {
   readonly id: number;
@@ -39,7 +39,7 @@ export class Mailbox {
   #refusal: (() => ActorError) | null = null;
   #idleWaiters: (() => void)[] = [];
 
-  /** `deliver` hands one encoded request to the actor; its reply comes back via `reply`. */
+  /** `deliver` hands one encoded request to the actor; its reply comes back via `settle`. */
   constructor(actor: string, limits: MailboxLimits, deliver: (frame: ArrayBuffer) => void) {
     this.#actor = actor;
     this.#limits = limits;
@@ -92,8 +92,8 @@ export class Mailbox {
     this.#refusal = reason;
   }
 
-  reply(bytes: ArrayBuffer): void {
-    const frame = decodeReply(bytes);
+  /** Answers the caller of the request this reply belongs to (if it still waits). */
+  settle(frame: ReplyFrame): void {
     const p = this.#handed.get(frame.id);
     if (p === undefined) return; // its caller was already failed (crash, shutdown)
     this.#handed.delete(frame.id);

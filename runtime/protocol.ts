@@ -28,9 +28,28 @@ export interface ActorHandler<P extends Protocol<P>> {
   close?(): void | Promise<void>;
 }
 
+/**
+ * The events an actor publishes, topic → body: `interface ChainEvents { head: HeadInfo }`.
+ * Each topic is a latest-value stream: watchers get the last body at once, then every new one.
+ */
+export type Events<E> = { readonly [T in keyof E]: unknown };
+
+/** No events. */
+export type NoEvents = Record<never, never>;
+
+/** What the runtime gives an actor besides its init data. */
+export interface ActorContext<E extends Events<E> = NoEvents> {
+  /**
+   * Publishes an event to the actor's owner, ordered with the actor's replies: published while
+   * handling a request, it is seen by watchers before that request's caller gets its reply.
+   */
+  publish<T extends keyof E & string>(topic: T, body: E[T]): void;
+}
+
 /** What an actor module exports: builds the handler from the init data, in the actor's thread. */
-export type ActorFactory<P extends Protocol<P>, I = PlainObject> = (
+export type ActorFactory<P extends Protocol<P>, I = PlainObject, E extends Events<E> = NoEvents> = (
   init: I,
+  ctx: ActorContext<E>,
 ) => ActorHandler<P> | Promise<ActorHandler<P>>;
 
 /** One function per kind, each typed with its own request and reply. */
@@ -66,22 +85,22 @@ export function actorFromHandlers<P extends Protocol<P>>(
  * Names an actor module and carries its protocol and init types to `spawn`, so a spawner cannot
  * pair a module with the wrong protocol by hand. `P` and `I` exist only at compile time.
  */
-export interface ActorModule<P extends Protocol<P>, I> {
+export interface ActorModule<P extends Protocol<P>, I, E extends Events<E> = NoEvents> {
   /** file: URL of the compiled module. */
   readonly url: string;
   /** The export holding the ActorFactory. */
   readonly exportName: string;
   /** Never set; only carries the types. */
-  readonly types?: { readonly protocol: P; readonly init: I };
+  readonly types?: { readonly protocol: P; readonly init: I; readonly events: E };
 }
 
 /**
  * Declared next to the protocol, e.g. in `actors/chain/messages.ts`:
  * `export const chainActor = actorModule<ChainProtocol, ChainInit>(new URL('./index.js', import.meta.url));`
  */
-export function actorModule<P extends Protocol<P>, I = PlainObject>(
+export function actorModule<P extends Protocol<P>, I = PlainObject, E extends Events<E> = NoEvents>(
   url: URL | string,
   exportName = 'default',
-): ActorModule<P, I> {
+): ActorModule<P, I, E> {
   return { url: typeof url === 'string' ? url : url.href, exportName };
 }

@@ -3,7 +3,10 @@
 import { decode } from './codec.js';
 import { toWireError } from './errors.js';
 import { decodeRequest, encodeErrorReply, encodeReply } from './frames.js';
-import type { ActorFactory, ActorHandler, AnyProtocol } from './protocol.js';
+import type { ActorContext, ActorFactory, ActorHandler, AnyProtocol } from './protocol.js';
+
+/** The context with types erased, as the runtime builds it. */
+export type AnyContext = ActorContext<Record<string, unknown>>;
 
 export type AnyHandler = ActorHandler<AnyProtocol>;
 
@@ -12,6 +15,7 @@ export async function startHandler(
   url: string,
   exportName: string,
   init: ArrayBuffer,
+  ctx: AnyContext,
 ): Promise<AnyHandler> {
   const mod = (await import(url)) as Record<string, unknown>;
   const factory = mod[exportName];
@@ -19,7 +23,10 @@ export async function startHandler(
     throw Object.assign(new Error(`${url} has no function export ${exportName}`), {
       code: 'BadActorModule',
     });
-  const handler = (await (factory as ActorFactory<AnyProtocol, unknown>)(decode(init))) as unknown;
+  const handler = (await (factory as ActorFactory<AnyProtocol, unknown, Record<string, unknown>>)(
+    decode(init),
+    ctx,
+  )) as unknown;
   if (typeof (handler as Partial<AnyHandler> | null)?.handle !== 'function')
     throw Object.assign(new Error(`${url} ${exportName}() returned no handle()`), {
       code: 'BadActorModule',

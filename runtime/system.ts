@@ -6,7 +6,7 @@ import { DEFAULT_CLOSE_DEADLINE_MS, DEFAULT_SHUTDOWN_DEADLINE_MS } from './const
 import { ActorUnavailableError, type WireError } from './errors.js';
 import { InlineActor } from './inline_actor.js';
 import { type ActorOptions, checkDeadline, resolveOptions } from './options.js';
-import type { ActorModule, Protocol } from './protocol.js';
+import type { ActorModule, Events, NoEvents, Protocol } from './protocol.js';
 import { ThreadActor } from './thread_actor.js';
 
 export interface AskOptions {
@@ -15,13 +15,19 @@ export interface AskOptions {
 }
 
 /** A typed handle on an actor; the only way callers reach one. */
-export interface ActorRef<P extends Protocol<P>> {
+export interface ActorRef<P extends Protocol<P>, E extends Events<E> = NoEvents> {
   readonly name: string;
   ask<K extends keyof P & string>(
     kind: K,
     body: P[K]['req'],
     opts?: AskOptions,
   ): Promise<P[K]['res']>;
+  /**
+   * Follows a topic the actor publishes: `listener` gets the latest body at once (if one was
+   * published) and each later one, in the order they were published. Returns an unwatch.
+   * Survives restarts: a new incarnation's events reach the same listeners.
+   */
+  watch<T extends keyof E & string>(topic: T, listener: (body: E[T]) => void): () => void;
   stats(): ActorStats;
 }
 
@@ -68,10 +74,10 @@ export class ActorSystem {
   }
 
   /** Starts an actor; resolves once its factory returned, rejects with ActorInitError if it threw. */
-  async spawn<P extends Protocol<P>, I>(
-    module: ActorModule<P, I>,
+  async spawn<P extends Protocol<P>, I, E extends Events<E> = NoEvents>(
+    module: ActorModule<P, I, E>,
     spawn: SpawnOptions<I>,
-  ): Promise<ActorRef<P>> {
+  ): Promise<ActorRef<P, E>> {
     const { name, init, ...own } = spawn;
     if (this.#shutdown !== null) throw new ActorUnavailableError(name, 'ShuttingDown');
     if (this.#cells.has(name)) throw new Error(`an actor named ${name} already exists`);
@@ -85,7 +91,7 @@ export class ActorSystem {
       this.#cells.delete(name);
       throw e;
     }
-    return refTo<P>(cell);
+    return refTo<P, E>(cell);
   }
 
   stats(): ActorStats[] {
@@ -126,7 +132,7 @@ export class ActorSystem {
   }
 }
 
-function refTo<P extends Protocol<P>>(cell: ActorCell): ActorRef<P> {
+function refTo<P extends Protocol<P>, E extends Events<E>>(cell: ActorCell): ActorRef<P, E> {
   const defaultDeadline = cell.options.deadlineMs;
   return {
     name: cell.name,
@@ -139,6 +145,7 @@ function refTo<P extends Protocol<P>>(cell: ActorCell): ActorRef<P> {
       }
       return cell.ask(kind, body, deadlineMs);
     },
+    watch: (topic, listener) => cell.watch(topic, listener as (body: unknown) => void),
     stats: () => cell.stats(),
   };
 }

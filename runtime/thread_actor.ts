@@ -103,9 +103,9 @@ export class ThreadActor extends ActorCell {
   #onMessage(worker: Worker, msg: ArrayBuffer | ArrayBuffer[] | FromActorThread): void {
     if (worker !== this.#worker) return;
     if (msg instanceof ArrayBuffer) {
-      this.mailbox.reply(msg);
+      this.receive(msg);
     } else if (Array.isArray(msg)) {
-      for (const frame of msg) this.mailbox.reply(frame);
+      for (const frame of msg) this.receive(frame);
     } else if (msg.t === 'ready') {
       this.#ready = true;
       if (this.state === 'starting' || this.state === 'restarting') this.state = 'running';

@@ -24,13 +24,18 @@ export interface ChainProtocol {
   getHead: { req: Empty; res: ChainHeadInfo };
 }
 
+/** What the chain actor publishes: its head, at start and after every change. */
+export interface ChainEvents {
+  head: ChainHeadInfo;
+}
+
 export interface ChainInit {
   readonly chainType: ChainType;
   readonly dbRoot: string;
 }
 
 /** The chain actor's module, for `ActorSystem.spawn`. */
-export const chainActor = actorModule<ChainProtocol, ChainInit>(
+export const chainActor = actorModule<ChainProtocol, ChainInit, ChainEvents>(
   new URL('./index.js', import.meta.url),
   'createChain',
 );

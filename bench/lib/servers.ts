@@ -24,8 +24,11 @@ function bareUws(body: string): void {
 
 function nodeHttp(dbRoot: string, secret: string): void {
   const chain = new ChainService({ chainType: 'automated', dbRoot });
+  // The head read once, as the node's gateway holds the chain actor's published head.
+  const head = chain.getHead();
   const services: Services = {
     chain: async (kind) => (kind === 'getTip' ? chain.getTip() : chain.getHead()) as never,
+    head: () => head,
   };
   const dispatcher = new Dispatcher(
     services,

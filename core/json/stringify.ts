@@ -2,6 +2,7 @@
 // API produces: strings, bools, null, integers (bigint for u64) and nested arrays/objects.
 // Floats never occur in Epic's API types; non-integral numbers are printed as JavaScript prints
 // them, which can differ from serde_json's ryu output (e.g. "1e+300" vs "1e300", "1" vs "1.0").
+import { isSealed, printedText, rememberText } from './sealed.js';
 
 export interface StringifyOptions {
   /** serde_json::to_string_pretty layout: 2-space indent, `": "`, empty containers as [] / {}. */
@@ -80,7 +81,7 @@ interface Layout {
   separator: string;
   closeArray: string;
   closeObject: string;
-  colon: string;
+  colon: ':' | ': ';
 }
 
 const COMPACT: Layout = {
@@ -105,6 +106,33 @@ function prettyLayout(depth: number): Layout {
   };
 }
 
+/** Pretty layouts by depth, shared by every writer (small documents are printed constantly). */
+const PRETTY_LAYOUTS: Layout[] = [];
+
+function layoutAt(depth: number): Layout {
+  let l = PRETTY_LAYOUTS[depth];
+  if (l === undefined) {
+    l = prettyLayout(depth);
+    PRETTY_LAYOUTS[depth] = l;
+  }
+  return l;
+}
+
+/** Quoted key plus colon, per colon style; field names repeat across documents and elements. */
+const KEY_TEXT = { ':': new Map<string, string>(), ': ': new Map<string, string>() };
+// Bounded so that maps keyed by data (hashes, ids) cannot grow it without limit.
+const KEY_TEXT_LIMIT = 4096;
+
+function keyText(key: string, colon: ':' | ': '): string {
+  const cache = KEY_TEXT[colon];
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = quote(key) + colon;
+    if (cache.size < KEY_TEXT_LIMIT) cache.set(key, text);
+  }
+  return text;
+}
+
 // Output is built by appending to one string. Every piece appended is either a cached constant
 // (layouts, quoted keys) or a leaf, because each extra temporary string is garbage that the
 // collector must copy while the (large, long-lived) result is being built.
@@ -114,9 +142,6 @@ class Writer {
   private readonly sortKeys: boolean;
   /** Containers being written, outermost first, to detect cycles. */
   private readonly ancestors: object[] = [];
-  private readonly layouts: Layout[] = [];
-  /** Quoted key plus colon; field names repeat in every element of an array. */
-  private readonly keyCache = new Map<string, string>();
 
   constructor(pretty: boolean, sortKeys: boolean) {
     this.pretty = pretty;
@@ -142,32 +167,46 @@ class Writer {
           this.out += 'null';
           return;
         }
-        if (this.ancestors.includes(v)) throw new PathError('cyclic structure');
-        if (Array.isArray(v)) {
-          this.writeArray(v, depth);
+        if (isSealed(v)) {
+          this.writeSealed(v, depth);
           return;
         }
-        {
-          const proto = Object.getPrototypeOf(v);
-          if (proto === Object.prototype || proto === null) {
-            this.writeObject(v as Record<string, unknown>, depth);
-            return;
-          }
-        }
-        throw new PathError(`unsupported ${describe(v)} (convert bytes to hex or arrays first)`);
+        this.writeContainer(v, depth);
+        return;
       default:
         throw new PathError(`unsupported ${typeof v}`);
     }
   }
 
-  private layout(depth: number): Layout {
-    if (!this.pretty) return COMPACT;
-    let l = this.layouts[depth];
-    if (l === undefined) {
-      l = prettyLayout(depth);
-      this.layouts[depth] = l;
+  /** A sealed container prints the same text every time at the same depth and options. */
+  private writeSealed(v: object, depth: number): void {
+    const layout = `${this.pretty ? depth : -1}${this.sortKeys ? 's' : 'u'}`;
+    const known = printedText(v, layout);
+    if (known !== undefined) {
+      this.out += known;
+      return;
     }
-    return l;
+    const start = this.out.length;
+    this.writeContainer(v, depth);
+    rememberText(v, layout, this.out.slice(start));
+  }
+
+  private writeContainer(v: object, depth: number): void {
+    if (this.ancestors.includes(v)) throw new PathError('cyclic structure');
+    if (Array.isArray(v)) {
+      this.writeArray(v, depth);
+      return;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      this.writeObject(v as Record<string, unknown>, depth);
+      return;
+    }
+    throw new PathError(`unsupported ${describe(v)} (convert bytes to hex or arrays first)`);
+  }
+
+  private layout(depth: number): Layout {
+    return this.pretty ? layoutAt(depth) : COMPACT;
   }
 
   private writeArray(v: unknown[], depth: number): void {
@@ -207,7 +246,7 @@ class Writer {
         if (e === undefined) continue;
         this.out += first ? layout.openObject : layout.separator;
         first = false;
-        this.out += this.keyText(key, layout.colon);
+        this.out += keyText(key, layout.colon);
         this.write(e, depth + 1);
       }
     } catch (e) {
@@ -216,16 +255,6 @@ class Writer {
     }
     this.out += first ? '{}' : layout.closeObject;
     this.ancestors.pop();
-  }
-
-  private keyText(key: string, colon: string): string {
-    let text = this.keyCache.get(key);
-    if (text === undefined) {
-      text = quote(key) + colon;
-      // Bounded so that maps keyed by data (hashes, ids) cannot grow it without limit.
-      if (this.keyCache.size < 1024) this.keyCache.set(key, text);
-    }
-    return text;
   }
 }
 

@@ -42,6 +42,8 @@ describe('gateway back-pressure', () => {
     const services: Services = {
       chain: (async (kind: string) =>
         kind === 'getTip' ? (await slowHead()).tip : slowHead()) as Services['chain'],
+      // Nothing published: every request goes to the (slow) actor.
+      head: () => null,
     };
     gateway = await startGateway({
       host: '127.0.0.1',

@@ -1,9 +1,10 @@
-// A test actor with one message per runtime behaviour: state (add), codec (echo), handler errors
-// (fail), deaths in and outside a handler (crash, throwLater), slow work (sleep, spin).
+// A test actor with one message per runtime behaviour: state (add, also published as the event
+// `total`), codec (echo), handler errors (fail), deaths in and outside a handler (crash,
+// throwLater), slow work (sleep, spin).
 import { writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { type ActorFactory, actorFromHandlers } from '../../../runtime/protocol.js';
-import type { ProbeInit, ProbeProtocol } from './probe_messages.js';
+import type { ProbeEvents, ProbeInit, ProbeProtocol } from './probe_messages.js';
 
 class CodedError extends Error {
   readonly code: string;
@@ -13,9 +14,10 @@ class CodedError extends Error {
   }
 }
 
-const createProbe: ActorFactory<ProbeProtocol, ProbeInit> = async (init) => {
+const createProbe: ActorFactory<ProbeProtocol, ProbeInit, ProbeEvents> = async (init, ctx) => {
   if (init.failInit !== undefined) throw new CodedError(init.failInit, 'refusing to start');
   let total = init.start;
+  ctx.publish('total', total);
   let handled = 0;
   const count = <T>(v: T): T => {
     handled++;
@@ -25,6 +27,7 @@ const createProbe: ActorFactory<ProbeProtocol, ProbeInit> = async (init) => {
     {
       add: ({ n }) => {
         total += n;
+        ctx.publish('total', total);
         return count(total);
       },
       echo: (body) => count(body),

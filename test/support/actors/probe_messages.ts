@@ -29,6 +29,11 @@ export interface ProbeProtocol {
   unencodable: { req: null; res: () => void };
 }
 
-export const probeActor = actorModule<ProbeProtocol, ProbeInit>(
+/** Published at start and after every `add`: the running total. */
+export interface ProbeEvents {
+  total: bigint;
+}
+
+export const probeActor = actorModule<ProbeProtocol, ProbeInit, ProbeEvents>(
   new URL('./probe.js', import.meta.url),
 );

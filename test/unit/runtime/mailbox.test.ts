@@ -5,13 +5,23 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ActorBusyError, ActorCrashedError, ActorTimeoutError } from '../../../runtime/errors.js';
-import { decodeRequest, encodeReply } from '../../../runtime/frames.js';
+import {
+  decodeFromActor,
+  decodeRequest,
+  encodeReply,
+  type ReplyFrame,
+} from '../../../runtime/frames.js';
 import { Mailbox } from '../../../runtime/mailbox.js';
 import { ActorSystem } from '../../../runtime/system.js';
 import { probeActor } from '../../support/actors/probe_messages.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
+
+/** What an actor cell does with a reply frame from its actor. */
+function settle(box: Mailbox, bytes: ArrayBuffer): void {
+  box.settle(decodeFromActor(bytes) as ReplyFrame);
+}
 
 describe('Mailbox', () => {
   function recording(capacity: number, concurrency: number) {
@@ -29,11 +39,11 @@ describe('Mailbox', () => {
     const [a, b] = frames.map((f) => decodeRequest(f));
     assert.deepEqual([a?.kind, a?.body, b?.kind, b?.body], ['a', { i: 0n }, 'b', { i: 1n }]);
     assert.notEqual(a?.id, b?.id);
-    box.reply(encodeReply(b?.id ?? 0, 'B'));
+    settle(box, encodeReply(b?.id ?? 0, 'B'));
     assert.equal(frames.length, 3, 'a free slot takes the next queued request');
     const c = decodeRequest(frames[2] as ArrayBuffer);
-    box.reply(encodeReply(c.id, 'C'));
-    box.reply(encodeReply(a?.id ?? 0, 'A'));
+    settle(box, encodeReply(c.id, 'C'));
+    settle(box, encodeReply(a?.id ?? 0, 'A'));
     assert.deepEqual(await Promise.all(asks), ['A', 'B', 'C']);
     assert.deepEqual([box.inFlight, box.queued], [0, 0]);
   });
@@ -46,10 +56,10 @@ describe('Mailbox', () => {
     assert.equal(box.inFlight, 1, 'the actor is still busy with it');
     const next = box.submit('next', null, 1000);
     assert.equal(frames.length, 1, 'and nothing else is handed over meanwhile');
-    box.reply(encodeReply(decodeRequest(frames[0] as ArrayBuffer).id, 'too late'));
-    box.reply(encodeReply(987_654, 'nobody asked'));
+    settle(box, encodeReply(decodeRequest(frames[0] as ArrayBuffer).id, 'too late'));
+    settle(box, encodeReply(987_654, 'nobody asked'));
     assert.equal(frames.length, 2);
-    box.reply(encodeReply(decodeRequest(frames[1] as ArrayBuffer).id, 'on time'));
+    settle(box, encodeReply(decodeRequest(frames[1] as ArrayBuffer).id, 'on time'));
     assert.equal(await next, 'on time');
   });
 
@@ -67,7 +77,7 @@ describe('Mailbox', () => {
     await assert.rejects(handed, ActorCrashedError);
     assert.deepEqual([box.inFlight, box.queued], [0, 1]);
     box.open();
-    box.reply(encodeReply(decodeRequest(frames[1] as ArrayBuffer).id, 'survived'));
+    settle(box, encodeReply(decodeRequest(frames[1] as ArrayBuffer).id, 'survived'));
     assert.equal(await queued, 'survived');
   });
 });

@@ -1,0 +1,102 @@
+// In-flight accounting of the real gateway: a request holds a slot from routing to its answer,
+// and gives it back when it ends early: refused with 413 (declared or streamed over the cap) or
+// abandoned by its client mid-body. A leaked slot would end in permanent 503s.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { ChainHeadInfo } from '../../actors/chain/messages.js';
+import { type Gateway, startGateway } from '../../gateway/server.js';
+
+const HEAD: ChainHeadInfo = {
+  tip: {
+    height: 3n,
+    lastBlockPushed: new Uint8Array(32).fill(2),
+    prevBlockToLast: new Uint8Array(32).fill(1),
+    totalDifficulty: {},
+  },
+  headerVersion: 6,
+};
+const GET_TIP = '{"jsonrpc":"2.0","method":"get_tip","params":[],"id":1}';
+
+/** Writes raw bytes on a fresh connection; resolves with what came back when the server closes or `ms` pass. */
+function raw(port: number, bytes: string, ms: number, hangUp = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => {
+      got += d;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(got));
+    socket.write(bytes, () => {
+      if (hangUp) socket.destroy();
+    });
+    setTimeout(() => socket.destroy(), ms);
+  });
+}
+
+async function settled(gateway: Gateway): Promise<number> {
+  for (let i = 0; i < 50 && gateway.inFlight() !== 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  return gateway.inFlight();
+}
+
+describe('gateway in-flight slots', () => {
+  let gateway: Gateway;
+
+  before(async () => {
+    gateway = await startGateway({
+      host: '127.0.0.1',
+      port: 0,
+      tls: null,
+      secrets: { owner: null, foreign: null },
+      services: {
+        chain: (() => Promise.reject(new Error('not used'))) as never,
+        head: () => HEAD,
+      },
+      identity: { userAgent: 'test' },
+      maxInFlight: 2,
+    });
+  });
+  after(() => gateway.close());
+
+  it('a declared oversize body gets 413 and frees its slot', async () => {
+    const reply = await raw(
+      gateway.port,
+      'POST /v2/foreign HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\n\r\n',
+      500,
+    );
+    assert.match(reply, /^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    assert.equal(await settled(gateway), 0);
+  });
+
+  it('a client that hangs up mid-body frees its slot', async () => {
+    for (let i = 0; i < 3; i++) {
+      const reply = await raw(
+        gateway.port,
+        `POST /v2/foreign HTTP/1.1\r\nHost: x\r\nContent-Length: ${GET_TIP.length}\r\n\r\n{"json`,
+        500,
+        true,
+      );
+      assert.equal(reply, '');
+    }
+    assert.equal(await settled(gateway), 0);
+  });
+
+  it('after all that, with a cap of 2, requests are still answered (no slot leaked)', async () => {
+    const replies: { status: number; text: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await fetch(`http://127.0.0.1:${gateway.port}/v2/foreign`, {
+        method: 'POST',
+        body: GET_TIP,
+      });
+      replies.push({ status: r.status, text: await r.text() });
+    }
+    for (const r of replies) {
+      assert.equal(r.status, 200);
+      assert.match(r.text, /"height": 3,/);
+    }
+    assert.equal(await settled(gateway), 0);
+  });
+});
