@@ -2,10 +2,9 @@
 // that names the bad proofs of a failed batch. A batch is one equation: every proof's two
 // checks scaled by fresh random 128-bit weights, the fixed-generator scalars summed across the
 // batch, and all per-proof points in one Pippenger multiplication.
-import { modN, type Point } from '../curve.js';
+import { modN } from '../curve.js';
 import { IP_ROUNDS } from './layout.js';
-import { FIXED_COUNT, fixedMsm, msm } from './msm.js';
-import { fromFlaggedX } from './points.js';
+import { FIXED_COUNT, msmIsZero } from './msm.js';
 import { batchInvN } from './scalar.js';
 import { addProofTerms, type ParsedProof, parseProof, type TermSink } from './verifier.js';
 
@@ -14,11 +13,6 @@ export interface RangeProofItem {
   readonly commitment: Uint8Array;
   /** 675-byte bulletproof. */
   readonly proof: Uint8Array;
-}
-
-function commitmentPoint(c: Uint8Array): Point | null {
-  if (((c[0] as number) & 0xfe) !== 0x08) return null;
-  return fromFlaggedX(c, 1, ((c[0] as number) & 1) === 1);
 }
 
 const weightBytes = new Uint32Array(4);
@@ -34,7 +28,7 @@ function randomWeight(): bigint {
 }
 
 function parseItem(item: RangeProofItem): ParsedProof | null {
-  return parseProof(item.commitment, item.proof, commitmentPoint);
+  return parseProof(item.commitment, item.proof);
 }
 
 /** The final check over already parsed proofs (all non-null). */
@@ -44,7 +38,8 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
   for (const p of proofs) toInvert.push(p.y, ...p.xs);
   const inv = batchInvN(toInvert);
   const sink: TermSink = {
-    points: [],
+    xs: [],
+    ys: [],
     scalars: [],
     fixed: new Array<bigint>(FIXED_COUNT).fill(0n),
   };
@@ -55,8 +50,7 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
     const xInvs = inv.slice(base + 1, base + stride);
     addProofTerms(p, yInv, xInvs, randomWeight(), randomWeight(), sink);
   });
-  const fixedPart = fixedMsm(sink.fixed.map(modN));
-  return fixedPart.add(msm(sink.points, sink.scalars)).is0();
+  return msmIsZero(sink.fixed.map(modN), sink.xs, sink.ys, sink.scalars);
 }
 
 /** Verifies one proof against its commitment. */

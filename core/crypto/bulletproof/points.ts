@@ -1,5 +1,6 @@
 // Points as the bulletproof wire format holds them: a 32-byte x and a "y is not a QR" flag.
 import { bigIntTo32, FIELD_P, isQuadResidue, Point } from '../curve.js';
+import { sqrtP } from './ec.js';
 import { readU256 } from './scalar.js';
 
 export interface FlaggedX {
@@ -13,22 +14,31 @@ export function toFlaggedX(p: Point): FlaggedX {
   return { x: bigIntTo32(a.x), nonQr: !isQuadResidue(a.y) };
 }
 
-const Fp = Point.Fp;
-
 /**
- * Decodes 32 bytes of x (at `offset`) and a flag; null when x ≥ p or x is not on the curve.
- * The square root is noble's secp256k1 addition chain for (p+1)/4, about twice as fast as the
- * generic power in curve.ts (the verifier lifts 15 points per proof); that root is the QR one.
+ * Decodes 32 bytes of x (at `offset`) and a flag, appending the affine coordinates to xs/ys;
+ * false when x ≥ p or x is not on the curve. (The C code reduces an x ≥ p instead; honest
+ * proofs never contain one.)
  */
-export function fromFlaggedX(bytes: Uint8Array, offset: number, nonQr: boolean): Point | null {
+export function decodeFlaggedX(
+  bytes: Uint8Array,
+  offset: number,
+  nonQr: boolean,
+  xs: bigint[],
+  ys: bigint[],
+): boolean {
   const x = readU256(bytes, offset);
-  if (x >= FIELD_P) return null;
-  const rhs = Fp.add(Fp.mul(Fp.sqr(x), x), 7n);
-  let y: bigint;
-  try {
-    y = Fp.sqrt(rhs);
-  } catch {
-    return null;
-  }
-  return Point.fromAffine({ x, y: nonQr ? Fp.neg(y) : y });
+  if (x >= FIELD_P) return false;
+  const y = sqrtP((((x * x) % FIELD_P) * x + 7n) % FIELD_P);
+  if (y === null) return false;
+  xs.push(x);
+  ys.push(nonQr && y !== 0n ? FIELD_P - y : y);
+  return true;
+}
+
+/** The same decoding as a point; null when x does not lift. */
+export function fromFlaggedX(bytes: Uint8Array, offset: number, nonQr: boolean): Point | null {
+  const xs: bigint[] = [];
+  const ys: bigint[] = [];
+  if (!decodeFlaggedX(bytes, offset, nonQr, xs, ys)) return null;
+  return Point.fromAffine({ x: xs[0] as bigint, y: ys[0] as bigint });
 }

@@ -2,7 +2,6 @@
 // of one multi-scalar equation: per-proof points (V, A, S, T1, T2, L_j, R_j) with their scalars,
 // plus contributions to the 130 fixed-generator scalars. Both equations of a proof get their own
 // random weight, so one check of Σ = O covers one proof or a whole batch.
-import type { Point } from '../curve.js';
 import { CURVE_N } from '../curve.js';
 import { H_X } from '../generators.js';
 import {
@@ -21,7 +20,7 @@ import {
   RANGE_PROOF_BITS,
 } from './layout.js';
 import { FIXED_G, FIXED_H, FIXED_HI } from './msm.js';
-import { fromFlaggedX } from './points.js';
+import { decodeFlaggedX } from './points.js';
 import { readU256 } from './scalar.js';
 import { Transcript } from './transcript.js';
 
@@ -31,9 +30,10 @@ const ONES = (1n << 64n) - 1n;
 
 /** A structurally valid proof: its points decoded, scalars read and challenges derived. */
 export interface ParsedProof {
-  readonly v: Point;
-  /** A, S, T1, T2, then L_0, R_0, …, L_4, R_4. */
-  readonly points: readonly Point[];
+  /** Affine x of V, A, S, T1, T2, then L_0, R_0, …, L_4, R_4. */
+  readonly px: readonly bigint[];
+  /** Their affine y. */
+  readonly py: readonly bigint[];
   readonly tauxNeg: bigint;
   readonly muNeg: bigint;
   readonly t: bigint;
@@ -52,25 +52,24 @@ function nonZeroScalar(proof: Uint8Array, offset: number): bigint | null {
   return v === 0n || v >= CURVE_N ? null : v;
 }
 
-function pointAt(proof: Uint8Array, offset: number, nonQr: boolean, into: Point[]): boolean {
-  const p = fromFlaggedX(proof, offset, nonQr);
-  if (p === null) return false;
-  into.push(p);
-  return true;
-}
+const MAIN_OFFSETS = [OFF_A, OFF_S, OFF_T1, OFF_T2];
 
-function decodePoints(proof: Uint8Array): Point[] | null {
-  const points: Point[] = [];
-  const main = [OFF_A, OFF_S, OFF_T1, OFF_T2];
+/** V from the 08/09 commitment, then the proof's 14 points; null if any does not decode. */
+function decodePoints(commitment: Uint8Array, proof: Uint8Array) {
+  const xs: bigint[] = [];
+  const ys: bigint[] = [];
+  const prefix = commitment[0] as number;
+  if ((prefix & 0xfe) !== 0x08 || !decodeFlaggedX(commitment, 1, (prefix & 1) === 1, xs, ys)) {
+    return null;
+  }
   for (let k = 0; k < 4; k++) {
-    if (!pointAt(proof, main[k] as number, mainNonQr(proof, k), points)) return null;
+    if (!decodeFlaggedX(proof, MAIN_OFFSETS[k] as number, mainNonQr(proof, k), xs, ys)) return null;
   }
   for (let k = 0; k < 2 * IP_ROUNDS; k++) {
-    if (!pointAt(proof, lrOffset(k >> 1, (k & 1) as 0 | 1), lrNonQr(proof, k), points)) {
-      return null;
-    }
+    const off = lrOffset(k >> 1, (k & 1) as 0 | 1);
+    if (!decodeFlaggedX(proof, off, lrNonQr(proof, k), xs, ys)) return null;
   }
-  return points;
+  return { px: xs, py: ys };
 }
 
 function readScalars(proof: Uint8Array): bigint[] | null {
@@ -115,22 +114,16 @@ function challenges(commitment: Uint8Array, proof: Uint8Array) {
 }
 
 /**
- * Checks everything but the final equation: sizes, scalar ranges, point decoding, challenge
- * ranges. `commitPoint` decodes the 33-byte commitment (08/09) or returns null.
+ * Checks everything but the final equation: sizes, scalar ranges, point decoding (the
+ * commitment as 08/09), challenge ranges.
  */
-export function parseProof(
-  commitment: Uint8Array,
-  proof: Uint8Array,
-  commitPoint: (c: Uint8Array) => Point | null,
-): ParsedProof | null {
+export function parseProof(commitment: Uint8Array, proof: Uint8Array): ParsedProof | null {
   if (proof.length !== PROOF_SIZE || commitment.length !== 33) return null;
   const scalars = readScalars(proof);
   if (scalars === null) return null;
   const ch = challenges(commitment, proof);
   if (ch === null) return null;
-  const v = commitPoint(commitment);
-  if (v === null) return null;
-  const points = decodePoints(proof);
+  const points = decodePoints(commitment, proof);
   if (points === null) return null;
   const [tauxNeg, muNeg, t, a1, a2, b1, b2] = scalars as [
     bigint,
@@ -141,12 +134,13 @@ export function parseProof(
     bigint,
     bigint,
   ];
-  return { v, points, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
+  return { ...points, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
 }
 
 /** Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. */
 export interface TermSink {
-  readonly points: Point[];
+  readonly xs: bigint[];
+  readonly ys: bigint[];
   readonly scalars: bigint[];
   readonly fixed: bigint[];
 }
@@ -187,7 +181,8 @@ export function addProofTerms(
     yPow = (yPow * y) % n;
   }
   const delta = ((z - zz) * (ySum % n) - ((zz * z) % n) * ONES) % n;
-  sink.points.push(p.v, ...p.points);
+  sink.xs.push(...p.px);
+  sink.ys.push(...p.py);
   const lr: bigint[] = [];
   for (let j = 0; j < IP_ROUNDS; j++) {
     const xj2 = ((xs[j] as bigint) * (xs[j] as bigint)) % n;

@@ -1,0 +1,88 @@
+// `npm run bench -- rangeproofs`: bulletproof verification of Epic's 500 floonet foundation
+// proofs, one at a time (the baseline, measured in the same run) against batches of 16, 64 and
+// 500, in proofs/s; plus prover speed. Fixed-generator tables are built before timing starts.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fromHex } from '../core/bytes.js';
+import {
+  type RangeProofItem,
+  verifyRange,
+  verifyRangeBatch,
+} from '../core/crypto/bulletproof/batch.js';
+import { prepareFixedGenerators } from '../core/crypto/bulletproof/msm.js';
+import { proveRange } from '../core/crypto/bulletproof/prover.js';
+import type { Measurement } from './lib/harness.js';
+import { saveResults } from './lib/harness.js';
+
+// Compiled to dist/bench/; the shared vectors sit beside the repository.
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const file = join(root, '..', 'shared', 'vectors', 'foundation_floonet.jsonl');
+
+function hex(h: string): Uint8Array {
+  const b = fromHex(h);
+  if (b === null) throw new Error('bad hex in vectors');
+  return b;
+}
+
+const items: RangeProofItem[] = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((l) => l.length > 0)
+  .map((l) => {
+    const j = JSON.parse(l) as { output: { commit: string; proof: string } };
+    return { commitment: hex(j.output.commit), proof: hex(j.output.proof) };
+  });
+
+/** Runs `round` (which handles `perRound` proofs) for at least `seconds`; reports proofs/s. */
+function timeProofs(name: string, perRound: number, round: (k: number) => void, seconds = 6) {
+  round(0); // warm-up
+  let rounds = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < seconds * 1000 || rounds < 2) {
+    round(rounds + 1);
+    rounds++;
+    now = performance.now();
+  }
+  const opsPerSec = (rounds * perRound) / ((now - start) / 1000);
+  process.stdout.write(`${name.padEnd(48)} ${opsPerSec.toFixed(1).padStart(10)} proofs/s\n`);
+  return { name, opsPerSec, iterations: rounds * perRound } satisfies Measurement;
+}
+
+const t = performance.now();
+prepareFixedGenerators();
+process.stdout.write(`fixed-generator tables: ${(performance.now() - t).toFixed(0)} ms\n`);
+
+const results: Measurement[] = [];
+const single = timeProofs('verify singly', 1, (k) => {
+  const it = items[k % items.length] as RangeProofItem;
+  if (!verifyRange(it.commitment, it.proof)) throw new Error('proof failed');
+});
+results.push(single);
+const ratios: Record<string, number> = {};
+for (const size of [16, 64, 500]) {
+  const m = timeProofs(`verify in batches of ${size}`, size, (k) => {
+    const from = (k * size) % items.length;
+    const batch = items.slice(from, from + size);
+    while (batch.length < size) batch.push(...items.slice(0, size - batch.length));
+    if (!verifyRangeBatch(batch)) throw new Error('batch failed');
+  });
+  results.push(m);
+  ratios[`batch${size}_vs_single`] = m.opsPerSec / single.opsPerSec;
+  process.stdout.write(`  ×${(m.opsPerSec / single.opsPerSec).toFixed(2)} vs single\n`);
+}
+
+const nonce = new Uint8Array(32).fill(7);
+const blind = new Uint8Array(32).fill(9);
+results.push(
+  timeProofs('prove (64-bit, with message)', 1, (k) =>
+    proveRange({
+      value: BigInt(k) * 1_000_003n,
+      blind,
+      rewindNonce: nonce,
+      privateNonce: nonce,
+      message: new Uint8Array(20),
+    }),
+  ),
+);
+saveResults('rangeproofs', results, ratios);
