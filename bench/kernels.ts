@@ -52,7 +52,7 @@ const single = timePasses('single verify', () => kernels.every((k) => verifyKern
 const results: Measurement[] = [single];
 const ratios: Record<string, number> = {};
 for (const size of [1, 16, 100, 500]) {
-  for (const strategy of ['pippenger', 'naive', 'auto'] as const) {
+  for (const strategy of ['pippenger', 'noble-pippenger', 'naive', 'auto'] as const) {
     const m = timePasses(`batch of ${size}, ${strategy}`, batched(size, strategy));
     results.push(m);
     ratios[`batch${size}_${strategy}_vs_single`] = m.opsPerSec / single.opsPerSec;

@@ -123,7 +123,7 @@ function msmTerms(items: readonly PreparedSig[]): { points: Affine[]; scalars: b
 }
 
 // Below this many signatures the plain sum of double multiplications wins (bench/kernels.ts).
-const PIPPENGER_MIN_ITEMS = 8;
+const PIPPENGER_MIN_ITEMS = 2;
 
 const toPoint = (a: Affine): Point => Point.fromAffine(a);
 

@@ -6,11 +6,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { toHex } from '../../core/bytes.js';
+import { concatBytes, toHex } from '../../core/bytes.js';
 import { publicKeyFromSecret, signSingle } from '../../core/crypto/aggsig.js';
 import { batchVerify, findInvalid, type SigCheck } from '../../core/crypto/batch_verify.js';
 import { commit, commitToPubkey, commitValue } from '../../core/crypto/commit.js';
-import { bigIntTo32, CURVE_N, mulG, pointToCommitBytes } from '../../core/crypto/curve.js';
+import {
+  bigIntTo32,
+  bytesToBigInt,
+  CURVE_N,
+  mulG,
+  pointToCommitBytes,
+} from '../../core/crypto/curve.js';
 import {
   blockKernelOffset,
   coinbaseExcess,
@@ -171,6 +177,17 @@ describe('tampering: single, batch and bisection agree', () => {
     );
     assert.deepEqual(findInvalidKernels(broken), [3, 98]);
     assert.deepEqual(findInvalidKernels(sample.slice(0, 10)), []);
+  });
+
+  it('errors that cancel in an unweighted sum (s + δ, s − δ) are caught: the weights matter', () => {
+    const shift = (k: TxKernel, delta: bigint): TxKernel => {
+      const s = (bytesToBigInt(k.excessSig.subarray(32)) + delta + CURVE_N) % CURVE_N;
+      return withSig(k, concatBytes(k.excessSig.subarray(0, 32), bigIntTo32(s)));
+    };
+    const pair = [shift(sample[0] as TxKernel, 12345n), shift(sample[1] as TxKernel, -12345n)];
+    assert.equal(verifyKernelsBatch(pair), false);
+    assert.equal(verifyKernelsBatch([...pair, ...sample.slice(2, 30)]), false);
+    assert.deepEqual(findInvalidKernels([...sample.slice(2, 30), ...pair]), [28, 29]);
   });
 
   it('swapping two valid signatures breaks exactly those two', () => {

@@ -18,6 +18,7 @@ import {
   verifyPartialSig,
   verifySingle,
 } from '../../../core/crypto/aggsig.js';
+import { batchVerify } from '../../../core/crypto/batch_verify.js';
 import {
   bigIntTo32,
   bytesToBigInt,
@@ -82,6 +83,17 @@ describe('single-signer sign and verify (§3.3–3.5)', () => {
       assert.equal(toHex(sig.subarray(0, 32)), toHex(bigIntTo32(mulG(bytesToBigInt(k)).x)));
       assert.equal(verifySingle(sig, MSG, PK, { pubkeyTotal: PK }), true, `qr = ${qr}`);
     }
+  });
+
+  it('a signature whose recomputed nonce has a non-QR y fails unless partial', () => {
+    // Sign "by hand" without the negation rule: s·G − e·P = k·G, x matches, y is not QR.
+    const k = bytesToBigInt(nonceWithQr(false));
+    const rx = bigIntTo32(mulG(k).x);
+    const e = challenge(rx, PK, MSG);
+    const sig = concatBytes(rx, bigIntTo32((k + e * bytesToBigInt(SK)) % CURVE_N));
+    assert.equal(verifySingle(sig, MSG, PK, { pubkeyTotal: PK }), false);
+    assert.equal(verifySingle(sig, MSG, PK, { pubkeyTotal: PK, isPartial: true }), true);
+    assert.equal(batchVerify([{ sig, msg: MSG, pubkey: PK }]), false);
   });
 
   it('random-nonce round trips, and every tamper fails', () => {
