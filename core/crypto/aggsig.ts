@@ -15,13 +15,16 @@ import {
   isQuadResidue,
   modN,
   mulG,
-  Point,
+  type Point,
   pointFromCompressed,
   pointToCompressed,
   scalarFromBytes,
   secretKeyFromBytes,
   sumPoints,
 } from './curve.js';
+import { fmul } from './ec_field.js';
+import { jacXEquals, mulAddG } from './ec_mul.js';
+import { addAffine as addJacAffine } from './ec_point.js';
 
 export const SIG_SIZE = 64;
 
@@ -156,8 +159,9 @@ export function splitSignature(sig: Uint8Array): { r: bigint; s: bigint } | null
 }
 
 /**
- * The core equation on points: R' = s·G − e·P (− extra); true iff R' ≠ O, x(R') = r and
- * (partial or y(R') is QR). `e` is already computed by the caller.
+ * The core equation: R' = s·G − e·P (− extra); true iff R' ≠ O, x(R') = r and (partial or y(R')
+ * is QR). Checked in Jacobian form without an inversion: X = r·Z², and y = Y/Z³ is a QR iff
+ * Y·Z is. `e` is already computed by the caller.
  */
 export function checkSchnorr(
   r: bigint,
@@ -167,11 +171,13 @@ export function checkSchnorr(
   extra: Point | null = null,
   isPartial = false,
 ): boolean {
-  let rp = Point.BASE.mulAddUnsafe(s, p, modN(-e));
-  if (extra !== null) rp = rp.subtract(extra);
-  if (rp.is0()) return false;
-  const a = rp.toAffine();
-  return a.x === r && (isPartial || isQuadResidue(a.y));
+  let rp = mulAddG(s, p.toAffine(), modN(-e));
+  if (extra !== null) {
+    const x = extra.toAffine();
+    rp = addJacAffine(rp, x.x, FIELD_P - x.y);
+  }
+  if (!jacXEquals(rp, r)) return false;
+  return isPartial || isQuadResidue(fmul(rp.y, rp.z));
 }
 
 /** `aggsig::verify_single` on a raw signature; false (never throws) for malformed input. */

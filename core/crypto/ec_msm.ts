@@ -3,87 +3,10 @@
 // of ec_field.ts. Versus @noble/curves' generic `pippenger` it gains from mixed additions into
 // buckets, half as many buckets (signed digits), skipping zero digits (short scalars such as
 // 128-bit batch weights cost half) and the cheaper reduction. Variable time: public data only.
-import { fadd, fmul, fneg, fsqr, fsub } from './ec_field.js';
+import { fneg } from './ec_field.js';
+import { type Affine, add, addAffine, dbl, INF, type Jac } from './ec_point.js';
 
-/** An affine point (never infinity). */
-export interface Affine {
-  readonly x: bigint;
-  readonly y: bigint;
-}
-
-/** Jacobian (X, Y, Z) ↔ (X/Z², Y/Z³); Z = 0 is infinity. */
-interface Jac {
-  readonly x: bigint;
-  readonly y: bigint;
-  readonly z: bigint;
-}
-
-const INF: Jac = { x: 1n, y: 1n, z: 0n };
-
-// dbl-2009-l: 2M + 5S.
-function dbl(p: Jac): Jac {
-  if (p.z === 0n || p.y === 0n) return INF;
-  const a = fsqr(p.x);
-  const b = fsqr(p.y);
-  const c = fsqr(b);
-  const t = fsub(fsqr(fadd(p.x, b)), fadd(a, c));
-  const d = fadd(t, t);
-  const e = fadd(fadd(a, a), a);
-  const x3 = fsub(fsqr(e), fadd(d, d));
-  const c2 = fadd(c, c);
-  const c4 = fadd(c2, c2);
-  const y3 = fsub(fmul(e, fsub(d, x3)), fadd(c4, c4));
-  const yz = fmul(p.y, p.z);
-  return { x: x3, y: y3, z: fadd(yz, yz) };
-}
-
-// madd-2007-bl: Jacobian + affine, 7M + 4S.
-function addAffine(p: Jac, qx: bigint, qy: bigint): Jac {
-  if (p.z === 0n) return { x: qx, y: qy, z: 1n };
-  const z1z1 = fsqr(p.z);
-  const u2 = fmul(qx, z1z1);
-  const s2 = fmul(qy, fmul(p.z, z1z1));
-  const h = fsub(u2, p.x);
-  const rr = fsub(s2, p.y);
-  if (h === 0n) return rr === 0n ? dbl(p) : INF;
-  const hh = fsqr(h);
-  const i2 = fadd(hh, hh);
-  const i = fadd(i2, i2);
-  const j = fmul(h, i);
-  const r = fadd(rr, rr);
-  const v = fmul(p.x, i);
-  const x3 = fsub(fsub(fsqr(r), j), fadd(v, v));
-  const yj = fmul(p.y, j);
-  const y3 = fsub(fmul(r, fsub(v, x3)), fadd(yj, yj));
-  const z3 = fsub(fsub(fsqr(fadd(p.z, h)), z1z1), hh);
-  return { x: x3, y: y3, z: z3 };
-}
-
-// add-2007-bl: Jacobian + Jacobian, 11M + 5S.
-function add(p: Jac, q: Jac): Jac {
-  if (p.z === 0n) return q;
-  if (q.z === 0n) return p;
-  if (q.z === 1n) return addAffine(p, q.x, q.y);
-  const z1z1 = fsqr(p.z);
-  const z2z2 = fsqr(q.z);
-  const u1 = fmul(p.x, z2z2);
-  const u2 = fmul(q.x, z1z1);
-  const s1 = fmul(fmul(p.y, q.z), z2z2);
-  const s2 = fmul(fmul(q.y, p.z), z1z1);
-  const h = fsub(u2, u1);
-  const rr = fsub(s2, s1);
-  if (h === 0n) return rr === 0n ? dbl(p) : INF;
-  const h2 = fadd(h, h);
-  const i = fsqr(h2);
-  const j = fmul(h, i);
-  const r = fadd(rr, rr);
-  const v = fmul(u1, i);
-  const x3 = fsub(fsub(fsqr(r), j), fadd(v, v));
-  const s1j = fmul(s1, j);
-  const y3 = fsub(fmul(r, fsub(v, x3)), fadd(s1j, s1j));
-  const z3 = fmul(fsub(fsub(fsqr(fadd(p.z, q.z)), z1z1), z2z2), h);
-  return { x: x3, y: y3, z: z3 };
-}
+export type { Affine } from './ec_point.js';
 
 /** Signed base-2^c digits of k, each in [−2^(c−1), 2^(c−1)], least significant first. */
 function signedDigits(k: bigint, c: number, windows: number): Int32Array {
