@@ -1,6 +1,6 @@
-// The job kinds production pool workers know. Later issues register theirs here (proof of work,
-// kernel signatures, range proofs), each implemented in its own module; the pool wrapper never
-// changes for a new kind.
+// The job kinds production pool workers know. Each family lives in its own module under jobs/
+// (verification today; proof of work next); the pool wrapper never changes for a new kind.
+import { verifyKinds } from '../jobs/verify.js';
 import type { KindTable } from './job.js';
 
-export const kinds: KindTable = {};
+export const kinds: KindTable = { ...verifyKinds };
