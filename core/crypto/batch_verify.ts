@@ -21,8 +21,9 @@ import {
   pointFromCompressed,
   pointToCompressed,
 } from './curve.js';
-import { fneg } from './ec_field.js';
+import { fmul, fneg, fsqr } from './ec_field.js';
 import { type Affine, msmIsInfinity } from './ec_msm.js';
+import { jacXEquals, mulAddG } from './ec_mul.js';
 
 /** One signature to check: raw 64-byte signature, 32-byte message, compressed public key. */
 export interface SigCheck {
@@ -122,9 +123,6 @@ function msmTerms(items: readonly PreparedSig[]): { points: Affine[]; scalars: b
   return { points, scalars };
 }
 
-// Below this many signatures the plain sum of double multiplications wins (bench/kernels.ts).
-const PIPPENGER_MIN_ITEMS = 2;
-
 const toPoint = (a: Affine): Point => Point.fromAffine(a);
 
 function naiveIsInfinity(points: readonly Affine[], scalars: readonly bigint[]): boolean {
@@ -142,18 +140,24 @@ function naiveIsInfinity(points: readonly Affine[], scalars: readonly bigint[]):
   return acc.is0();
 }
 
-function evaluate(points: Affine[], scalars: bigint[], strategy: MsmStrategy, n: number): boolean {
+// 'auto': one signature needs no weights and is checked like single verification
+// (s·G − e·P = R); from two up, our Pippenger measured fastest (bench/kernels.ts).
+function singleHolds(it: PreparedSig): boolean {
+  const j = mulAddG(it.s, it.p, modN(-it.e));
+  return jacXEquals(j, it.r.x) && j.y === fmul(it.r.y, fmul(j.z, fsqr(j.z)));
+}
+
+function evaluate(items: PreparedSig[], strategy: MsmStrategy): boolean {
+  if (strategy === 'auto' && items.length === 1) return singleHolds(items[0] as PreparedSig);
+  const { points, scalars } = msmTerms(items);
   switch (strategy) {
     case 'noble-pippenger':
       return pippenger(Point, points.map(toPoint), scalars).is0();
     case 'naive':
       return naiveIsInfinity(points, scalars);
     case 'pippenger':
-      return msmIsInfinity(points, scalars);
     case 'auto':
-      return n >= PIPPENGER_MIN_ITEMS
-        ? msmIsInfinity(points, scalars)
-        : naiveIsInfinity(points, scalars);
+      return msmIsInfinity(points, scalars);
   }
 }
 
@@ -168,8 +172,7 @@ export function verifyPrepared(
     if (it === null) return false;
     ok.push(it);
   }
-  const { points, scalars } = msmTerms(ok);
-  return evaluate(points, scalars, strategy, ok.length);
+  return evaluate(ok, strategy);
 }
 
 /** Batch-verifies byte-level checks; true iff all verify (empty batch: true). */
