@@ -3,7 +3,7 @@
 // Signatures are raw 64 bytes x(R) ‖ s (wire order); JSON uses the half-reversed "compact" form.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { randomBytes } from '@noble/hashes/utils.js';
-import { concatBytes, isZero } from '../bytes.js';
+import { concatBytes, equalBytes, isZero } from '../bytes.js';
 import {
   affine,
   bigIntTo32,
@@ -196,7 +196,8 @@ export function verifySingle(
         ? sig.subarray(0, 32)
         : bigIntTo32(affine(pointFromCompressed(opts.pubnonce)).x);
     const pTotal = opts.pubkeyTotal === undefined ? null : opts.pubkeyTotal;
-    if (pTotal !== null) pointFromCompressed(pTotal);
+    // An undecodable key fails like libsecp's parse would; the usual P_total = P needs no parse.
+    if (pTotal !== null && !equalBytes(pTotal, pubkey)) pointFromCompressed(pTotal);
     const extra = opts.extraPubkey === undefined ? null : pointFromCompressed(opts.extraPubkey);
     const e = challenge(nonceX, pTotal, msg);
     return checkSchnorr(rs.r, rs.s, e, p, extra, opts.isPartial === true);

@@ -9,7 +9,7 @@ import type {
   TransactionBody,
   TxKernel,
 } from '../types/transaction.js';
-import { verifySingle } from './aggsig.js';
+import { challenge, checkSchnorr, splitSignature } from './aggsig.js';
 import {
   findInvalid,
   type MsmStrategy,
@@ -22,7 +22,6 @@ import {
   CommitError,
   commit,
   commitSum,
-  commitToPubkey,
   commitValue,
   parseCommitment,
   sumCommits,
@@ -30,6 +29,7 @@ import {
 import { isValidSecretKey, pointToCompressed } from './curve.js';
 
 const I64_MAX = (1n << 63n) - 1n;
+const U64_MAX = (1n << 64n) - 1n;
 
 export type KernelSumErrorKind = 'KernelSumMismatch' | 'CoinbaseSumMismatch' | 'InvalidValue';
 
@@ -61,18 +61,23 @@ export function kernelSigMessage(features: KernelFeatures): Uint8Array {
   }
 }
 
-/** `TxKernel::verify`: the excess signature checks against the excess as public key. */
+/**
+ * `TxKernel::verify`: the excess, as public key, verifies the signature over the kernel message
+ * (the key itself is hashed into e). The excess is decoded once, not per use.
+ */
 export function verifyKernel(kernel: TxKernel): boolean {
-  let pubkey: Uint8Array;
+  const rs = splitSignature(kernel.excessSig);
+  if (rs === null) return false;
+  let p: ReturnType<typeof parseCommitment>;
   try {
-    pubkey = commitToPubkey(kernel.excess);
+    p = parseCommitment(kernel.excess);
   } catch (e) {
     if (e instanceof CommitError) return false;
     throw e;
   }
-  return verifySingle(kernel.excessSig, kernelSigMessage(kernel.features), pubkey, {
-    pubkeyTotal: pubkey,
-  });
+  const msg = kernelSigMessage(kernel.features);
+  const e = challenge(kernel.excessSig.subarray(0, 32), pointToCompressed(p), msg);
+  return checkSchnorr(rs.r, rs.s, e, p);
 }
 
 /** Decodes a kernel for batch verification; null when its excess or signature is malformed. */
@@ -160,16 +165,17 @@ export function verifyKernelSums(
   return { utxoSum, kernelSum };
 }
 
-/** Sum of kernel fees (Coinbase kernels carry none). */
+/** Sum of kernel fees (Coinbase kernels carry none), saturating at u64::MAX like Epic's. */
 export function totalFees(kernels: readonly TxKernel[]): bigint {
   let fee = 0n;
   for (const k of kernels) if (k.features.kind !== 'Coinbase') fee += k.features.fee;
-  return fee;
+  return fee > U64_MAX ? U64_MAX : fee;
 }
 
-/** A transaction balances: overage = Σ fees, offset = tx.offset. */
+/** A transaction balances: overage = Σ fees clamped to i64::MAX, offset = tx.offset. */
 export function verifyTransactionKernelSums(tx: Transaction): KernelSums {
-  return verifyKernelSums(committedOf(tx.body), totalFees(tx.body.kernels), tx.offset);
+  const fee = totalFees(tx.body.kernels);
+  return verifyKernelSums(committedOf(tx.body), fee > I64_MAX ? I64_MAX : fee, tx.offset);
 }
 
 /**

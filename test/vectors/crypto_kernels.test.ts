@@ -23,6 +23,7 @@ import {
   findInvalidKernels,
   KernelSumError,
   kernelSigMessage,
+  totalFees,
   verifyBlockKernelSums,
   verifyCoinbaseSum,
   verifyKernel,
@@ -240,6 +241,17 @@ describe('kernel sums (§3.9)', () => {
 
   it('a zero offset is left out; offset + excess blind must still add up', () => {
     assert.doesNotThrow(() => verifyTransactionKernelSums(tx(10n, 0n, 39n)));
+  });
+
+  it('fees add up saturating at u64::MAX, Coinbase kernels carrying none', () => {
+    const k = (fee: bigint): TxKernel => ({
+      features: { kind: 'HeightLocked', fee, lockHeight: 5n },
+      excess: new Uint8Array(33),
+      excessSig: new Uint8Array(64),
+    });
+    const cb = { ...k(0n), features: { kind: 'Coinbase' } } as const;
+    assert.equal(totalFees([k(3n), cb, k(4n)]), 7n);
+    assert.equal(totalFees([k((1n << 64n) - 2n), k(5n)]), (1n << 64n) - 1n);
   });
 
   it('block offsets: equal totals give zero, otherwise the difference mod n', () => {
