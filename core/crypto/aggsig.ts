@@ -26,6 +26,7 @@ import { fmul } from './ec_field.js';
 import { jacXEquals, mulAddG } from './ec_mul.js';
 import { addAffine as addJacAffine } from './ec_point.js';
 
+/** Raw and compact signature length. */
 export const SIG_SIZE = 64;
 
 /** Thrown when signing inputs are unusable (bad key, nonce, or point). */
@@ -86,6 +87,7 @@ export function createSecnonce(): Uint8Array {
 
 // --- signing ----------------------------------------------------------------------------------
 
+/** The optional inputs of `sign_single` (§3.4); absent means NULL in the C API. */
 export interface SignOptions {
   /** Secret nonce k (32 bytes); random when absent. Test-mode Epic uses 32 × 0x01. */
   readonly secnonce?: Uint8Array;
@@ -106,6 +108,7 @@ function signingNonce(opts: SignOptions): { k: bigint; r: Point } {
     const r = mulG(k);
     return hasQuadY(r) ? { k, r } : { k: CURVE_N - k, r: r.negate() };
   }
+  // libsecp silently reduces a nonce ≥ n (and would sign with k = 0); we refuse both instead.
   const k = guard('secret nonce', () => secretKeyFromBytes(opts.secnonce as Uint8Array));
   const r = mulG(k);
   if (opts.pubnonceTotal !== undefined) {
@@ -136,6 +139,7 @@ export function signSingle(
 
 // --- verification -----------------------------------------------------------------------------
 
+/** The optional inputs of `verify_single` (§3.5). */
 export interface VerifyOptions {
   /** Compressed point whose x goes into e instead of r (the nonce sum, for partials). */
   readonly pubnonce?: Uint8Array;

@@ -20,9 +20,11 @@ import {
 } from './curve.js';
 import { GEN_H, GEN_J } from './generators.js';
 
+/** Serialized commitment length. */
 export const COMMIT_SIZE = 33;
 const U64_MAX = (1n << 64n) - 1n;
 
+/** Which Epic error a CommitError stands for. */
 export type CommitErrorKind =
   | 'InvalidCommit'
   | 'InvalidBlind'

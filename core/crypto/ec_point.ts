@@ -16,6 +16,7 @@ export interface Jac {
   readonly z: bigint;
 }
 
+/** The point at infinity. */
 export const INF: Jac = { x: 1n, y: 1n, z: 0n };
 
 /** 2·p (dbl-2009-l: 2M + 5S). */

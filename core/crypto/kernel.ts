@@ -31,6 +31,7 @@ import { isValidSecretKey, pointToCompressed } from './curve.js';
 const I64_MAX = (1n << 63n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
 
+/** Epic's error variants for the balance rules. */
 export type KernelSumErrorKind = 'KernelSumMismatch' | 'CoinbaseSumMismatch' | 'InvalidValue';
 
 /** A balance rule failed; commitment decoding problems surface as CommitError instead. */
