@@ -30,7 +30,7 @@ const items: RangeProofItem[] = readFileSync(file, 'utf8')
   .filter((l) => l.length > 0)
   .map((l) => {
     const j = JSON.parse(l) as { output: { commit: string; proof: string } };
-    return { commitment: hex(j.output.commit), proof: hex(j.output.proof) };
+    return { commit: hex(j.output.commit), proof: hex(j.output.proof) };
   });
 
 /** Runs `round` (which handles `perRound` proofs) for at least `seconds`; reports proofs/s. */
@@ -56,7 +56,7 @@ process.stdout.write(`fixed-generator tables: ${(performance.now() - t).toFixed(
 const results: Measurement[] = [];
 const single = timeProofs('verify singly', 1, (k) => {
   const it = items[k % items.length] as RangeProofItem;
-  if (!verifyRange(it.commitment, it.proof)) throw new Error('proof failed');
+  if (!verifyRange(it.commit, it.proof)) throw new Error('proof failed');
 });
 results.push(single);
 const ratios: Record<string, number> = {};

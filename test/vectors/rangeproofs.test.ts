@@ -30,7 +30,7 @@ import { blake2b256 } from '../../core/hash/blake2b.js';
 import { SHARED_VECTORS } from '../support/paths.js';
 
 interface Line {
-  readonly commitment: Uint8Array;
+  readonly commit: Uint8Array;
   readonly proof: Uint8Array;
   readonly keyId: Uint8Array;
 }
@@ -50,7 +50,7 @@ function load(name: string): Line[] {
         output: { commit: string; proof: string };
         key_id: string;
       };
-      return { commitment: hex(j.output.commit), proof: hex(j.output.proof), keyId: hex(j.key_id) };
+      return { commit: hex(j.output.commit), proof: hex(j.output.proof), keyId: hex(j.key_id) };
     });
 }
 
@@ -108,14 +108,14 @@ describe('Epic range proofs', () => {
     }
     for (let i = 0; i < floonet.length; i += 25) {
       const l = floonet[i] as Line;
-      assert.equal(verifyRange(l.commitment, l.proof), true, `line ${i}`);
+      assert.equal(verifyRange(l.commit, l.proof), true, `line ${i}`);
     }
   });
 
   it('a batch of 100 floonet proofs with three tampered: rejected, bisection names them', () => {
     const items: RangeProofItem[] = floonet.slice(100, 200).map((l) => ({ ...l }));
     const swap = items[17] as RangeProofItem;
-    items[17] = { commitment: (items[18] as RangeProofItem).commitment, proof: swap.proof };
+    items[17] = { commit: (items[18] as RangeProofItem).commit, proof: swap.proof };
     const flip = (k: number, at: number) => {
       const p = (items[k] as RangeProofItem).proof.slice();
       p[at] = (p[at] as number) ^ 0x10;
@@ -142,11 +142,11 @@ describe('Epic range proofs', () => {
   it('test-file proofs reproduced byte for byte (line 0 legacy, 1..18 current builder)', () => {
     test19.forEach((l, k) => {
       const blind = BLINDS[k] as Uint8Array;
-      assert.deepEqual(commit(VALUE, blind), l.commitment, `blind constant of line ${k}`);
+      assert.deepEqual(commit(VALUE, blind), l.commit, `blind constant of line ${k}`);
       const proof = buildProof(builderFor(k), {
         value: VALUE,
         blind,
-        commitment: l.commitment,
+        commitment: l.commit,
         keyId: l.keyId,
         switchType: 1,
       });
@@ -156,7 +156,7 @@ describe('Epic range proofs', () => {
 
   it('test-file proofs rewind to value, key id and switch type with their builder only', () => {
     test19.forEach((l, k) => {
-      const r = rewindWithBuilder(builderFor(k), l.commitment, l.proof);
+      const r = rewindWithBuilder(builderFor(k), l.commit, l.proof);
       assert.ok(r !== null, `line ${k}`);
       assert.equal(r.value, VALUE);
       assert.equal(r.switchType, 1);
@@ -165,7 +165,7 @@ describe('Epic range proofs', () => {
       assert.deepEqual(r.keyId, expectedId);
       if (k === 0) assert.deepEqual(r.blind, BLINDS[0]);
       else assert.notDeepEqual(r.blind, BLINDS[k]);
-      assert.equal(rewindWithBuilder(builderFor(k === 0 ? 1 : 0), l.commitment, l.proof), null);
+      assert.equal(rewindWithBuilder(builderFor(k === 0 ? 1 : 0), l.commit, l.proof), null);
     });
   });
 
@@ -173,8 +173,8 @@ describe('Epic range proofs', () => {
     const b = ProofBuilder.fromMasterSecret(MASTER);
     const legacy = LegacyProofBuilder.fromMasterSecret(MASTER);
     for (const l of floonet.slice(0, 20)) {
-      assert.equal(rewindWithBuilder(b, l.commitment, l.proof), null);
-      assert.equal(rewindWithBuilder(legacy, l.commitment, l.proof), null);
+      assert.equal(rewindWithBuilder(b, l.commit, l.proof), null);
+      assert.equal(rewindWithBuilder(legacy, l.commit, l.proof), null);
     }
   });
 });

@@ -8,9 +8,10 @@ import { FIXED_COUNT, msmIsZero } from './msm.js';
 import { batchInvN } from './scalar.js';
 import { addProofTerms, type ParsedProof, parseProof, type TermSink } from './verifier.js';
 
+/** Shaped like core/types Output, so outputs can be passed as they are. */
 export interface RangeProofItem {
   /** 33-byte Pedersen commitment (08/09). */
-  readonly commitment: Uint8Array;
+  readonly commit: Uint8Array;
   /** 675-byte bulletproof. */
   readonly proof: Uint8Array;
 }
@@ -28,7 +29,7 @@ function randomWeight(): bigint {
 }
 
 function parseItem(item: RangeProofItem): ParsedProof | null {
-  return parseProof(item.commitment, item.proof);
+  return parseProof(item.commit, item.proof);
 }
 
 /** The final check over already parsed proofs (all non-null). */
@@ -55,7 +56,7 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
 
 /** Verifies one proof against its commitment. */
 export function verifyRange(commitment: Uint8Array, proof: Uint8Array): boolean {
-  const p = parseItem({ commitment, proof });
+  const p = parseItem({ commit: commitment, proof });
   return p !== null && verifyParsed([p]);
 }
 

@@ -338,7 +338,7 @@ describe('bulletproof scalars and transcript', () => {
 interface Made {
   value: bigint;
   blind: Uint8Array;
-  commitment: Uint8Array;
+  commit: Uint8Array;
   proof: Uint8Array;
   nonce: Uint8Array;
   message: Uint8Array;
@@ -351,7 +351,7 @@ const made: Made[] = VALUES.map((value, i) => {
   const message = sha256(Uint8Array.of(30 + i)).subarray(0, 20);
   // Same nonce for both roles (as the legacy builder) so rewinding also recovers the blind.
   const proof = proveRange({ value, blind, rewindNonce: nonce, privateNonce: nonce, message });
-  return { value, blind, commitment: commit(value, blind), proof, nonce, message };
+  return { value, blind, commit: commit(value, blind), proof, nonce, message };
 });
 
 function flipped(b: Uint8Array, at: number, mask = 1): Uint8Array {
@@ -364,8 +364,8 @@ describe('bulletproof prove / verify / rewind', () => {
   it('round trips for 0, 1, 710 400 000 and 2^64 − 1', () => {
     for (const m of made) {
       assert.equal(m.proof.length, 675);
-      assert.equal(verifyRange(m.commitment, m.proof), true, `value ${m.value}`);
-      const r = rewindRange(m.commitment, m.proof, m.nonce);
+      assert.equal(verifyRange(m.commit, m.proof), true, `value ${m.value}`);
+      const r = rewindRange(m.commit, m.proof, m.nonce);
       assert.ok(r !== null);
       assert.equal(r.value, m.value);
       assert.deepEqual(r.message, m.message);
@@ -376,8 +376,8 @@ describe('bulletproof prove / verify / rewind', () => {
 
   it('rewinding with another nonce or commitment finds nothing', () => {
     const m = made[2] as Made;
-    assert.equal(rewindRange(m.commitment, m.proof, secret(99)), null);
-    assert.equal(rewindRange((made[1] as Made).commitment, m.proof, m.nonce), null);
+    assert.equal(rewindRange(m.commit, m.proof, secret(99)), null);
+    assert.equal(rewindRange((made[1] as Made).commit, m.proof, m.nonce), null);
   });
 
   it('distinct private and rewind nonces: value and message still rewind, the blind does not', () => {
@@ -407,34 +407,34 @@ describe('bulletproof prove / verify / rewind', () => {
     const at = [0, 31, 32, 64, 65, 100, 129, 161, 193, 225, 257, 289, 321, 353, 354, 355, 500, 674];
     for (const i of at) {
       const bad = flipped(m.proof, i);
-      assert.equal(verifyRange(m.commitment, bad), false, `proof byte ${i}`);
-      assert.equal(verifyRangeBatch([...others, { commitment: m.commitment, proof: bad }]), false);
+      assert.equal(verifyRange(m.commit, bad), false, `proof byte ${i}`);
+      assert.equal(verifyRangeBatch([...others, { commit: m.commit, proof: bad }]), false);
     }
     for (const [i, mask] of [
       [0, 1],
       [1, 0x80],
       [32, 1],
     ] as const) {
-      const bad = flipped(m.commitment, i, mask);
+      const bad = flipped(m.commit, i, mask);
       assert.equal(verifyRange(bad, m.proof), false, `commit byte ${i}`);
-      assert.equal(verifyRangeBatch([...others, { commitment: bad, proof: m.proof }]), false);
+      assert.equal(verifyRangeBatch([...others, { commit: bad, proof: m.proof }]), false);
     }
-    assert.equal(verifyRange(m.commitment, m.proof.subarray(0, 674)), false);
-    assert.equal(verifyRange((made[1] as Made).commitment, m.proof), false);
+    assert.equal(verifyRange(m.commit, m.proof.subarray(0, 674)), false);
+    assert.equal(verifyRange((made[1] as Made).commit, m.proof), false);
   });
 
   it('bisection names exactly the bad proofs', () => {
     const items = Array.from({ length: 12 }, (_, k) => {
       const m = made[k % made.length] as Made;
-      return { commitment: m.commitment, proof: m.proof };
+      return { commit: m.commit, proof: m.proof };
     });
     assert.deepEqual(findInvalidRangeProofs(items), []);
     const bad = [1, 6, 7, 11];
     for (const k of bad) {
-      const it = items[k] as { commitment: Uint8Array; proof: Uint8Array };
+      const it = items[k] as { commit: Uint8Array; proof: Uint8Array };
       items[k] =
         k === 6
-          ? { ...it, commitment: (made[0] as Made).commitment }
+          ? { ...it, commit: (made[0] as Made).commit }
           : { ...it, proof: flipped(it.proof, 300 + k) };
     }
     items[7] = { ...(items[7] as Made), proof: (items[7] as Made).proof.subarray(0, 10) };
