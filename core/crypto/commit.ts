@@ -160,6 +160,8 @@ export function blindSum(pos: readonly Uint8Array[], neg: readonly Uint8Array[])
 export function blindSwitch(value: bigint, blind: Uint8Array): Uint8Array {
   checkU64(value);
   const x = blindScalar(blind);
+  // Epic passes a SecretKey here, so zero never reaches libsecp (x·J would be infinity).
+  if (x === 0n) throw new CommitError('InvalidBlind', 'switch blinding needs a non-zero key');
   const c0 = encode(commitPoint(value, x));
   const xj = pointToCompressed(mulSecret(GEN_J, x));
   const h = bytesToBigInt(sha256(concatBytes(c0, xj)));

@@ -169,7 +169,8 @@ describe('switch commitments (§2.6, §8.4)', () => {
     assert.notEqual(toHex(switched), toHex(child));
   });
 
-  it('depends on the value', () => {
+  it('depends on the value; a zero key is refused', () => {
     assert.notEqual(toHex(blindSwitch(1n, ONE)), toHex(blindSwitch(2n, ONE)));
+    assert.throws(() => blindSwitch(1n, ZERO), isKind('InvalidBlind'));
   });
 });
