@@ -197,20 +197,32 @@ export function addProofTerms(
   fixed[FIXED_G] = (fixed[FIXED_G] as bigint) + w1 * p.tauxNeg + w2 * ((p.muNeg + uTerm) % n);
   fixed[FIXED_H] = (fixed[FIXED_H] as bigint) + w1 * ((((delta - p.t) % n) + n) % n);
 
-  const g = foldProducts(xs, xInvs);
-  const w2z = (w2 * z) % n;
-  const w2zz = (w2 * zz) % n;
+  addGeneratorTerms(p, foldProducts(xs, xInvs), yInv, w2, fixed);
+}
+
+/** The G_i and H_i scalars of equation E2, weighted by w2, added into `fixed`. */
+function addGeneratorTerms(
+  p: ParsedProof,
+  g: readonly bigint[],
+  yInv: bigint,
+  w2: bigint,
+  fixed: bigint[],
+): void {
+  const n = CURVE_N;
+  const [a1, a2, b1, b2] = p.ab;
+  const w2z = (w2 * p.z) % n;
+  const w2zz = (w2z * p.z) % n;
+  const wa = [(w2 * a1) % n, (w2 * a2) % n];
+  const wb = [(w2 * b1) % n, (w2 * b2) % n];
   let yInvPow = 1n;
   let twoPow = 1n;
   for (let i = 0; i < N; i++) {
-    const high = i >= 32;
+    const f = i >> 5; // which of the two final (a, b) pairs index i folds into
     const gi = g[i & 31] as bigint;
     const giInv = g[31 - (i & 31)] as bigint;
-    const a = high ? a2 : a1;
-    const b = high ? b2 : b1;
     // G_i: w2·(−z − a_f·g_i); H_i: w2·(z + y^-i·(z²·2^i − b_f·g_i^-1))
-    fixed[i] = (fixed[i] as bigint) - w2z - ((w2 * a) % n) * gi;
-    const hPart = (w2zz * twoPow - ((w2 * b) % n) * giInv) % n;
+    fixed[i] = (fixed[i] as bigint) - w2z - (wa[f] as bigint) * gi;
+    const hPart = (w2zz * twoPow - (wb[f] as bigint) * giInv) % n;
     fixed[FIXED_HI + i] = (fixed[FIXED_HI + i] as bigint) + w2z + yInvPow * hPart;
     yInvPow = (yInvPow * yInv) % n;
     twoPow <<= 1n;
