@@ -1,0 +1,104 @@
+// What Cuckatoo and Cuckaroo verification share: the nonce checks, the endpoint xor test and the
+// walk around the cycle. Endpoints are 64-bit values held as int32 halves: the endpoint u of
+// nonce n sits at index 2n, its v at 2n + 1, so `i ^ 1` is the other end of the same edge.
+import { powFail } from './errors.js';
+
+export interface EdgeMask {
+  readonly lo: number;
+  readonly hi: number;
+  readonly max: bigint;
+}
+
+/** `2^edgeBits − 1` as Epic computes it in a release build (the shift count wraps at 64). */
+export function edgeMask(edgeBits: number): EdgeMask {
+  const bits = edgeBits & 63;
+  const max = (1n << BigInt(bits)) - 1n;
+  return {
+    lo: Number(max & 0xffff_ffffn) | 0,
+    hi: Number(max >> 32n) | 0,
+    max,
+  };
+}
+
+/** The nonces as int32 halves, after the count, range and order checks. */
+export interface NonceWords {
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+}
+
+/**
+ * Epic checks each nonce in turn, range before order. It sizes everything by the proof's own
+ * nonce count; a consensus proof always has the chain's proof size, so a different count is
+ * refused up front (reference §12, trap 8).
+ */
+export function checkNonces(
+  nonces: readonly bigint[],
+  mask: EdgeMask,
+  proofSize: number,
+): NonceWords {
+  if (nonces.length < proofSize) powFail('TooFewNonces', `${nonces.length} < ${proofSize}`);
+  if (nonces.length > proofSize) powFail('TooManyNonces', `${nonces.length} > ${proofSize}`);
+  const lo = new Int32Array(proofSize);
+  const hi = new Int32Array(proofSize);
+  for (let n = 0; n < proofSize; n++) {
+    const nonce = nonces[n] as bigint;
+    if (nonce > mask.max || nonce < 0n) powFail('EdgeTooBig', `nonce ${n} = ${nonce}`);
+    if (n > 0) {
+      const prev = nonces[n - 1] as bigint;
+      if (nonce === prev) powFail('DuplicateEdge', `nonce ${n} repeats ${nonce}`);
+      if (nonce < prev) powFail('EdgesNotAscending', `nonce ${n} = ${nonce} after ${prev}`);
+    }
+    lo[n] = Number(nonce & 0xffff_ffffn) | 0;
+    hi[n] = Number(nonce >> 32n) | 0;
+  }
+  return { lo, hi };
+}
+
+export interface Endpoints {
+  readonly lo: Int32Array;
+  readonly hi: Int32Array;
+}
+
+/** Every u must cancel out against the others, and every v (after the initial `seed`). */
+export function checkEndpointXor(ends: Endpoints, seed: number): void {
+  let u = seed;
+  let v = seed;
+  let uh = 0;
+  let vh = 0;
+  for (let k = 0; k < ends.lo.length; k += 2) {
+    u ^= ends.lo[k] as number;
+    uh ^= ends.hi[k] as number;
+    v ^= ends.lo[k + 1] as number;
+    vh ^= ends.hi[k + 1] as number;
+  }
+  if ((u | v | uh | vh) !== 0) powFail('EndpointsDontMatch');
+}
+
+/**
+ * Follows the cycle from endpoint 0: at each endpoint find the one other endpoint on the same
+ * side that it links to, jump to the far end of that edge, and count edges until back at 0.
+ * Cuckatoo links an endpoint x to its partner x ^ 1 (so the same value is a dead end); Cuckaroo
+ * links equal endpoints.
+ */
+export function walkCycle(ends: Endpoints, partnerLinks: boolean): void {
+  const { lo, hi } = ends;
+  const size = lo.length;
+  let i = 0;
+  let edges = 0;
+  do {
+    let j = i;
+    const ilo = lo[i] as number;
+    const ihi = hi[i] as number;
+    const key = partnerLinks ? ilo >>> 1 : ilo;
+    for (let k = (i + 2) % size; k !== i; k = (k + 2) % size) {
+      const klo = lo[k] as number;
+      if ((partnerLinks ? klo >>> 1 : klo) !== key || hi[k] !== ihi) continue;
+      if (j !== i) powFail('BranchInCycle', `endpoint ${i}`);
+      j = k;
+    }
+    if (j === i || (partnerLinks && lo[j] === ilo)) powFail('CycleDeadEnds', `endpoint ${i}`);
+    i = j ^ 1;
+    edges++;
+  } while (i !== 0);
+  if (edges !== size / 2) powFail('CycleTooShort', `${edges} of ${size / 2} edges`);
+}
