@@ -1,0 +1,219 @@
+#include "argon2d.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "blake2b.hpp"
+#include "bytes.hpp"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the cache is read as little-endian words");
+
+namespace rx {
+
+namespace {
+
+constexpr size_t kWords = 128;  // 64-bit words per 1 KiB block
+constexpr uint32_t kSlices = 4;
+
+// H' of RFC 9106 §3.3: variable-length hash built from chained BLAKE2b-512.
+void hash_long(uint8_t* out, uint32_t out_len, const uint8_t* in, size_t in_len) {
+  uint8_t len_le[4];
+  store_le32(len_le, out_len);
+  if (out_len <= 64) {
+    Blake2b h(out_len);
+    h.update(len_le, 4);
+    h.update(in, in_len);
+    h.finish(out);
+    return;
+  }
+  uint8_t v[64];
+  Blake2b h(64);
+  h.update(len_le, 4);
+  h.update(in, in_len);
+  h.finish(v);
+  std::memcpy(out, v, 32);
+  uint32_t done = 32;
+  // Each further 64-byte hash contributes its first half, until at most 64
+  // bytes remain; those come whole from a final hash of that length.
+  while (out_len - done > 64) {
+    blake2b(v, 64, v, 64);
+    std::memcpy(out + done, v, 32);
+    done += 32;
+  }
+  uint32_t rest = out_len - done;
+  uint8_t last[64];
+  blake2b(last, rest, v, 64);
+  std::memcpy(out + done, last, rest);
+}
+
+// The BlaMka quarter round: BLAKE2b's G with the additions replaced by
+// a + b + 2 * lo32(a) * lo32(b).
+inline uint64_t fma_lo(uint64_t a, uint64_t b) {
+  return a + b + 2 * (a & 0xFFFFFFFFULL) * (b & 0xFFFFFFFFULL);
+}
+
+inline void quarter(uint64_t& a, uint64_t& b, uint64_t& c, uint64_t& d) {
+  a = fma_lo(a, b);
+  d = rotr64(d ^ a, 32);
+  c = fma_lo(c, d);
+  b = rotr64(b ^ c, 24);
+  a = fma_lo(a, b);
+  d = rotr64(d ^ a, 16);
+  c = fma_lo(c, d);
+  b = rotr64(b ^ c, 63);
+}
+
+// Permutation P over sixteen words picked by index from the block.
+inline void permute(uint64_t* w, const int (&ix)[16]) {
+  quarter(w[ix[0]], w[ix[4]], w[ix[8]], w[ix[12]]);
+  quarter(w[ix[1]], w[ix[5]], w[ix[9]], w[ix[13]]);
+  quarter(w[ix[2]], w[ix[6]], w[ix[10]], w[ix[14]]);
+  quarter(w[ix[3]], w[ix[7]], w[ix[11]], w[ix[15]]);
+  quarter(w[ix[0]], w[ix[5]], w[ix[10]], w[ix[15]]);
+  quarter(w[ix[1]], w[ix[6]], w[ix[11]], w[ix[12]]);
+  quarter(w[ix[2]], w[ix[7]], w[ix[8]], w[ix[13]]);
+  quarter(w[ix[3]], w[ix[4]], w[ix[9]], w[ix[14]]);
+}
+
+// Compression G(x, y) written into `out`; with `accumulate` the result is
+// XORed into the previous content of `out` (version 0x13 for passes > 0).
+void compress(uint64_t* out, const uint64_t* x, const uint64_t* y, bool accumulate) {
+  uint64_t r[kWords];
+  uint64_t z[kWords];
+  for (size_t i = 0; i < kWords; ++i) r[i] = x[i] ^ y[i];
+  std::memcpy(z, r, sizeof z);
+  // Rows: eight runs of sixteen consecutive words (eight 16-byte registers).
+  for (int row = 0; row < 8; ++row) {
+    int ix[16];
+    for (int k = 0; k < 16; ++k) ix[k] = row * 16 + k;
+    permute(z, ix);
+  }
+  // Columns: register `col` of every row, i.e. word pairs 2col, 2col+1 at
+  // stride 16.
+  for (int col = 0; col < 8; ++col) {
+    int ix[16];
+    for (int k = 0; k < 8; ++k) {
+      ix[2 * k] = 16 * k + 2 * col;
+      ix[2 * k + 1] = 16 * k + 2 * col + 1;
+    }
+    permute(z, ix);
+  }
+  if (accumulate) {
+    for (size_t i = 0; i < kWords; ++i) out[i] ^= z[i] ^ r[i];
+  } else {
+    for (size_t i = 0; i < kWords; ++i) out[i] = z[i] ^ r[i];
+  }
+}
+
+void block_from_bytes(uint64_t* block, const uint8_t* bytes) {
+  for (size_t i = 0; i < kWords; ++i) block[i] = load_le64(bytes + 8 * i);
+}
+
+void absorb_len(Blake2b& h, uint32_t v) {
+  uint8_t b[4];
+  store_le32(b, v);
+  h.update(b, 4);
+}
+
+}  // namespace
+
+uint32_t argon2_block_count(const Argon2Params& p) {
+  uint32_t m = p.memory_kib;
+  if (m < 8 * p.lanes) m = 8 * p.lanes;
+  return (m / (kSlices * p.lanes)) * (kSlices * p.lanes);
+}
+
+void argon2d_fill(const Argon2Params& p, uint64_t* memory) {
+  const uint32_t blocks = argon2_block_count(p);
+  const uint32_t lane_len = blocks / p.lanes;
+  const uint32_t seg_len = lane_len / kSlices;
+
+  uint8_t h0[72];
+  {
+    Blake2b h(64);
+    absorb_len(h, p.lanes);
+    absorb_len(h, p.tag_len);
+    absorb_len(h, p.memory_kib);
+    absorb_len(h, p.passes);
+    absorb_len(h, 0x13);  // version
+    absorb_len(h, 0);     // type: Argon2d
+    absorb_len(h, uint32_t(p.password_len));
+    if (p.password_len) h.update(p.password, p.password_len);
+    absorb_len(h, uint32_t(p.salt_len));
+    if (p.salt_len) h.update(p.salt, p.salt_len);
+    absorb_len(h, uint32_t(p.secret_len));
+    if (p.secret_len) h.update(p.secret, p.secret_len);
+    absorb_len(h, uint32_t(p.assoc_len));
+    if (p.assoc_len) h.update(p.assoc, p.assoc_len);
+    h.finish(h0);
+  }
+
+  uint8_t seed_block[1024];
+  for (uint32_t lane = 0; lane < p.lanes; ++lane) {
+    for (uint32_t k = 0; k < 2; ++k) {
+      store_le32(h0 + 64, k);
+      store_le32(h0 + 68, lane);
+      hash_long(seed_block, 1024, h0, 72);
+      block_from_bytes(memory + (size_t(lane) * lane_len + k) * kWords, seed_block);
+    }
+  }
+
+  for (uint32_t pass = 0; pass < p.passes; ++pass) {
+    for (uint32_t slice = 0; slice < kSlices; ++slice) {
+      // Segments of one slice are independent; they are computed in turn.
+      for (uint32_t lane = 0; lane < p.lanes; ++lane) {
+        uint64_t* lane_base = memory + size_t(lane) * lane_len * kWords;
+        uint32_t first = (pass == 0 && slice == 0) ? 2 : 0;
+        for (uint32_t i = first; i < seg_len; ++i) {
+          const uint32_t cur = slice * seg_len + i;
+          const uint32_t prev = cur == 0 ? lane_len - 1 : cur - 1;
+          const uint64_t* prev_block = lane_base + size_t(prev) * kWords;
+          const uint64_t rand = prev_block[0];
+          const uint32_t j1 = uint32_t(rand);
+          const uint32_t j2 = uint32_t(rand >> 32);
+
+          uint32_t ref_lane = j2 % p.lanes;
+          if (pass == 0 && slice == 0) ref_lane = lane;
+          const bool same_lane = ref_lane == lane;
+
+          // Blocks that may be referenced: all finished blocks of the lane
+          // (other lanes: only finished slices), never the previous block.
+          uint32_t area;
+          if (pass == 0) {
+            if (same_lane) area = slice * seg_len + i - 1;
+            else area = slice * seg_len - (i == 0 ? 1 : 0);
+          } else {
+            if (same_lane) area = lane_len - seg_len + i - 1;
+            else area = lane_len - seg_len - (i == 0 ? 1 : 0);
+          }
+          uint64_t x = (uint64_t(j1) * j1) >> 32;
+          uint64_t y = (uint64_t(area) * x) >> 32;
+          uint32_t rel = area - 1 - uint32_t(y);
+          uint32_t start = 0;
+          if (pass != 0 && slice != kSlices - 1) start = (slice + 1) * seg_len;
+          uint32_t ref_index = uint32_t((uint64_t(start) + rel) % lane_len);
+
+          const uint64_t* ref_block = memory + (size_t(ref_lane) * lane_len + ref_index) * kWords;
+          compress(lane_base + size_t(cur) * kWords, prev_block, ref_block, pass != 0);
+        }
+      }
+    }
+  }
+}
+
+void argon2d_hash(const Argon2Params& p, uint64_t* memory, uint8_t* tag) {
+  argon2d_fill(p, memory);
+  const uint32_t blocks = argon2_block_count(p);
+  const uint32_t lane_len = blocks / p.lanes;
+  uint64_t acc[kWords];
+  std::memcpy(acc, memory + size_t(lane_len - 1) * kWords, sizeof acc);
+  for (uint32_t lane = 1; lane < p.lanes; ++lane) {
+    const uint64_t* last = memory + (size_t(lane) * lane_len + lane_len - 1) * kWords;
+    for (size_t i = 0; i < kWords; ++i) acc[i] ^= last[i];
+  }
+  uint8_t bytes[1024];
+  for (size_t i = 0; i < kWords; ++i) store_le64(bytes + 8 * i, acc[i]);
+  hash_long(tag, p.tag_len, bytes, sizeof bytes);
+}
+
+}  // namespace rx
