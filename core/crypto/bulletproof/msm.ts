@@ -7,7 +7,8 @@ import { GEN_H } from '../generators.js';
 import { addAffine, addJacobian, double, infinity, type Jacobian, toAffineBatch } from './ec.js';
 import { bulletproofGenerators } from './generators.js';
 import { RANGE_PROOF_BITS } from './layout.js';
-import { signedWindows, WNAF_LENGTH, windowCount, wnaf } from './wnaf.js';
+import { pippenger } from './pippenger.js';
+import { WNAF_LENGTH, wnaf } from './wnaf.js';
 
 const N = RANGE_PROOF_BITS;
 /** Index of G (the blinding generator) in a fixed-generator scalar vector. */
@@ -99,53 +100,6 @@ function strauss(tables: readonly OddTable[], scalars: readonly bigint[], widths
       const i = (d > 0 ? d - 1 : -d - 1) >> 1;
       const y = t.ys[i] as bigint;
       addAffine(acc, t.xs[i] as bigint, d > 0 ? y : FIELD_P - y);
-    }
-  }
-  return acc;
-}
-
-/** The cheapest Pippenger window for n points (bucket sums cost about 1.5 additions each). */
-function pippengerWindow(n: number): number {
-  let best = 2;
-  let bestCost = Number.POSITIVE_INFINITY;
-  for (let c = 2; c <= 16; c++) {
-    const cost = windowCount(c) * (n + 3 * (1 << (c - 1)) + c);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = c;
-    }
-  }
-  return best;
-}
-
-/** Σ scalars[k]·(xs[k], ys[k]) by Pippenger's bucket method with signed digits. */
-function pippenger(xs: readonly bigint[], ys: readonly bigint[], scalars: readonly bigint[]) {
-  const n = xs.length;
-  const c = pippengerWindow(n);
-  const windows = windowCount(c);
-  const digits = new Int32Array(windows * n);
-  for (let k = 0; k < n; k++) signedWindows(scalars[k] as bigint, c, digits, k, n);
-  const buckets: Jacobian[] = Array.from({ length: 1 << (c - 1) }, infinity);
-  const acc = infinity();
-  for (let w = windows - 1; w >= 0; w--) {
-    for (let i = 0; i < c; i++) double(acc);
-    for (const b of buckets) b.z = 0n;
-    const row = w * n;
-    for (let k = 0; k < n; k++) {
-      const d = digits[row + k] as number;
-      if (d === 0) continue;
-      const y = ys[k] as bigint;
-      addAffine(
-        buckets[(d > 0 ? d : -d) - 1] as Jacobian,
-        xs[k] as bigint,
-        d > 0 ? y : FIELD_P - y,
-      );
-    }
-    // Σ_j (j+1)·bucket[j] as a running sum from the top bucket down.
-    const running = infinity();
-    for (let j = buckets.length - 1; j >= 0; j--) {
-      addJacobian(running, buckets[j] as Jacobian);
-      addJacobian(acc, running);
     }
   }
   return acc;
