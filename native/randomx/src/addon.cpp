@@ -1,0 +1,202 @@
+// Node-API binding.
+//
+//   initCache(key: Uint8Array): Promise<void>
+//   hash(key: Uint8Array, input: Uint8Array): Promise<Buffer>   (32 bytes)
+//   hashSync(key, input): Buffer                                 (blocks)
+//   cachedKeys(): Buffer[]                                       (MRU first)
+//   variant: "epic-randomx-v1.0.3"
+//
+// Promises are settled from libuv thread-pool work, so the event loop never
+// runs Argon2 or the VM. Caches live in a process-wide store (see
+// cache_store.hpp) shared by all worker_threads that load this addon; each
+// thread-pool thread keeps its own 2 MiB scratchpad.
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cache_store.hpp"
+#include "randomx.hpp"
+
+namespace {
+
+using rx::Cache;
+
+#define CALL(env, expr)                                              \
+  do {                                                               \
+    if ((expr) != napi_ok) {                                         \
+      napi_throw_error((env), nullptr, "randomx: N-API call failed"); \
+      return nullptr;                                                \
+    }                                                                \
+  } while (0)
+
+bool read_bytes(napi_env env, napi_value v, const char* what, std::vector<uint8_t>& out) {
+  bool is_typed = false;
+  napi_is_typedarray(env, v, &is_typed);
+  if (is_typed) {
+    napi_typedarray_type type;
+    size_t length;
+    void* data;
+    napi_value ab;
+    size_t offset;
+    if (napi_get_typedarray_info(env, v, &type, &length, &data, &ab, &offset) == napi_ok &&
+        type == napi_uint8_array) {
+      const uint8_t* p = static_cast<const uint8_t*>(data);
+      out.assign(p, p + length);
+      return true;
+    }
+  }
+  std::string msg = std::string("randomx: ") + what + " must be a Uint8Array";
+  napi_throw_type_error(env, nullptr, msg.c_str());
+  return false;
+}
+
+uint8_t* thread_scratchpad() {
+  thread_local std::unique_ptr<uint8_t[]> sp;
+  if (!sp) sp.reset(new uint8_t[rx::kScratchpadBytes]);
+  return sp.get();
+}
+
+// State of one queued job; owned by the async work until completion.
+struct Job {
+  napi_async_work work = nullptr;
+  napi_deferred deferred = nullptr;
+  std::vector<uint8_t> key;
+  std::vector<uint8_t> input;
+  bool want_hash = false;
+  uint8_t out[32];
+  std::string error;
+};
+
+void job_execute(napi_env, void* data) {
+  Job* job = static_cast<Job*>(data);
+  try {
+    std::shared_ptr<const Cache> cache = rx::cache_acquire(job->key);
+    if (job->want_hash)
+      rx::randomx_hash(*cache, job->input.data(), job->input.size(), job->out, thread_scratchpad());
+  } catch (const std::bad_alloc&) {
+    job->error = "randomx: out of memory";
+  } catch (const std::exception& e) {
+    job->error = std::string("randomx: ") + e.what();
+  } catch (...) {
+    job->error = "randomx: unknown failure";
+  }
+}
+
+void job_complete(napi_env env, napi_status status, void* data) {
+  std::unique_ptr<Job> job(static_cast<Job*>(data));
+  napi_value result = nullptr;
+  if (status == napi_ok && job->error.empty()) {
+    if (job->want_hash) {
+      void* copy;
+      napi_create_buffer_copy(env, 32, job->out, &copy, &result);
+    } else {
+      napi_get_undefined(env, &result);
+    }
+    napi_resolve_deferred(env, job->deferred, result);
+  } else {
+    napi_value msg;
+    std::string text = job->error.empty() ? "randomx: job cancelled" : job->error;
+    napi_create_string_utf8(env, text.c_str(), text.size(), &msg);
+    napi_create_error(env, nullptr, msg, &result);
+    napi_reject_deferred(env, job->deferred, result);
+  }
+  napi_delete_async_work(env, job->work);
+}
+
+napi_value queue(napi_env env, std::unique_ptr<Job> job, const char* name) {
+  napi_value promise, resource_name;
+  CALL(env, napi_create_promise(env, &job->deferred, &promise));
+  CALL(env, napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &resource_name));
+  CALL(env, napi_create_async_work(env, nullptr, resource_name, job_execute, job_complete, job.get(), &job->work));
+  CALL(env, napi_queue_async_work(env, job->work));
+  job.release();  // job_complete frees it
+  return promise;
+}
+
+napi_value js_init_cache(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  std::unique_ptr<Job> job(new Job());
+  if (argc < 1 || !read_bytes(env, argv[0], "key", job->key)) {
+    if (argc < 1) napi_throw_type_error(env, nullptr, "randomx: initCache(key) needs a key");
+    return nullptr;
+  }
+  return queue(env, std::move(job), "randomx.initCache");
+}
+
+napi_value js_hash(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 2) {
+    napi_throw_type_error(env, nullptr, "randomx: hash(key, input) needs two arguments");
+    return nullptr;
+  }
+  std::unique_ptr<Job> job(new Job());
+  job->want_hash = true;
+  if (!read_bytes(env, argv[0], "key", job->key) || !read_bytes(env, argv[1], "input", job->input)) return nullptr;
+  return queue(env, std::move(job), "randomx.hash");
+}
+
+napi_value js_hash_sync(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 2) {
+    napi_throw_type_error(env, nullptr, "randomx: hashSync(key, input) needs two arguments");
+    return nullptr;
+  }
+  Job job;
+  job.want_hash = true;
+  if (!read_bytes(env, argv[0], "key", job.key) || !read_bytes(env, argv[1], "input", job.input)) return nullptr;
+  job_execute(env, &job);
+  if (!job.error.empty()) {
+    napi_throw_error(env, nullptr, job.error.c_str());
+    return nullptr;
+  }
+  napi_value result;
+  void* copy;
+  CALL(env, napi_create_buffer_copy(env, 32, job.out, &copy, &result));
+  return result;
+}
+
+napi_value js_cached_keys(napi_env env, napi_callback_info) {
+  std::vector<std::vector<uint8_t>> keys = rx::cache_keys();
+  napi_value arr;
+  CALL(env, napi_create_array_with_length(env, keys.size(), &arr));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    napi_value b;
+    void* copy;
+    CALL(env, napi_create_buffer_copy(env, keys[i].size(), keys[i].data(), &copy, &b));
+    CALL(env, napi_set_element(env, arr, uint32_t(i), b));
+  }
+  return arr;
+}
+
+}  // namespace
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor props[5];
+  std::memset(props, 0, sizeof props);
+  props[0].utf8name = "initCache";
+  props[0].method = js_init_cache;
+  props[1].utf8name = "hash";
+  props[1].method = js_hash;
+  props[2].utf8name = "hashSync";
+  props[2].method = js_hash_sync;
+  props[3].utf8name = "cachedKeys";
+  props[3].method = js_cached_keys;
+  napi_value variant;
+  napi_create_string_utf8(env, "epic-randomx-v1.0.3", NAPI_AUTO_LENGTH, &variant);
+  props[4].utf8name = "variant";
+  props[4].value = variant;
+  props[4].attributes = napi_enumerable;
+  napi_define_properties(env, exports, 5, props);
+  return exports;
+}
