@@ -126,7 +126,23 @@ export function dagItem(cache: Uint32Array, index: number, out: Uint32Array, off
   for (let p = 0; p < DATASET_PARENTS; p++) {
     const parent = ((Math.imul(index ^ p, FNV_PRIME) ^ item[p & 15]) >>> 0) % n;
     const pb = parent * NODE_WORDS;
-    for (let w = 0; w < NODE_WORDS; w++) item[w] = Math.imul(item[w], FNV_PRIME) ^ cache[pb + w];
+    // Unrolled: this fold is most of a verification's CPU time (65 536 parents per hash).
+    item[0] = Math.imul(item[0], FNV_PRIME) ^ cache[pb];
+    item[1] = Math.imul(item[1], FNV_PRIME) ^ cache[pb + 1];
+    item[2] = Math.imul(item[2], FNV_PRIME) ^ cache[pb + 2];
+    item[3] = Math.imul(item[3], FNV_PRIME) ^ cache[pb + 3];
+    item[4] = Math.imul(item[4], FNV_PRIME) ^ cache[pb + 4];
+    item[5] = Math.imul(item[5], FNV_PRIME) ^ cache[pb + 5];
+    item[6] = Math.imul(item[6], FNV_PRIME) ^ cache[pb + 6];
+    item[7] = Math.imul(item[7], FNV_PRIME) ^ cache[pb + 7];
+    item[8] = Math.imul(item[8], FNV_PRIME) ^ cache[pb + 8];
+    item[9] = Math.imul(item[9], FNV_PRIME) ^ cache[pb + 9];
+    item[10] = Math.imul(item[10], FNV_PRIME) ^ cache[pb + 10];
+    item[11] = Math.imul(item[11], FNV_PRIME) ^ cache[pb + 11];
+    item[12] = Math.imul(item[12], FNV_PRIME) ^ cache[pb + 12];
+    item[13] = Math.imul(item[13], FNV_PRIME) ^ cache[pb + 13];
+    item[14] = Math.imul(item[14], FNV_PRIME) ^ cache[pb + 14];
+    item[15] = Math.imul(item[15], FNV_PRIME) ^ cache[pb + 15];
   }
   keccak512Node(item, 0, out, off);
 }
