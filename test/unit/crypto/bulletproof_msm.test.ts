@@ -128,6 +128,27 @@ describe('multi-scalar multiplication', () => {
     });
   }
 
+  it('Pippenger with repeated and opposite points (doubling and cancellation in buckets)', () => {
+    const base = Point.BASE.multiply(777n).toAffine();
+    const xs: bigint[] = [];
+    const ys: bigint[] = [];
+    const scalars: bigint[] = [];
+    let total = 0n;
+    for (let k = 0; k < 200; k++) {
+      xs.push(base.x);
+      ys.push(k % 3 === 0 ? FIELD_P - base.y : base.y);
+      // Few distinct scalars, so many equal points share a bucket in every window.
+      const s = BigInt(1 + (k % 4)) * 0x1234567n + (k % 2 === 0 ? 0n : 1n << 200n);
+      scalars.push(s);
+      total += k % 3 === 0 ? -s : s;
+    }
+    const fixed = new Array<bigint>(FIXED_COUNT).fill(0n);
+    fixed[FIXED_G] = modN(-total * 777n);
+    assert.equal(msmIsZero(fixed, xs, ys, scalars), true);
+    fixed[FIXED_G] = modN((fixed[FIXED_G] as bigint) + 1n);
+    assert.equal(msmIsZero(fixed, xs, ys, scalars), false);
+  });
+
   it('sqrtP returns the QR root, or null for non-squares', () => {
     for (let k = 1; k < 40; k++) {
       const x = pseudo(100 + k) % FIELD_P;
