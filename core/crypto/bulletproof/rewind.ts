@@ -42,8 +42,7 @@ export function rewindRange(
   const tFlags = (((flags >> 2) & 1) << 1) | ((flags >> 3) & 1);
   const ax = proof.subarray(OFF_A, OFF_A + 32);
   const sx = proof.subarray(OFF_A + 32, OFF_A + 64);
-  t.absorbPacked(asFlags, ax, sx);
-  if (t.challenge() === null) return null; // y: unused, but the C code checks it too
+  t.absorbPacked(asFlags, ax, sx); // y: unused here, and (as in rewind_impl) not range-checked
   t.absorbPacked(asFlags, ax, sx);
   const z = t.challenge();
   t.absorbPacked(
