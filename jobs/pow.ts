@@ -1,0 +1,156 @@
+// The proof-of-work job of the worker pool. An item crosses the thread boundary as bytes; a
+// worker verifies its chunk item by item and answers, per item and in order, the difficulty the
+// proof achieves or why it failed. ProgPoW epoch caches are built once per worker and epoch.
+//
+// Item layout (all integers big-endian):
+//   0      u8    chain type: 0 mainnet, 1 floonet, 2 usernet, 3 automated (proof size, edge bits)
+//   1      u8    verifier: 0 cuckaroo, 1 cuckatoo, 2 randomx, 3 progpow, 4 md5
+//   2      u64   target: the least difficulty the proof must achieve (0 accepts any)
+//   10     32    seed (RandomX key)
+//   42     u16   pre-pow length L (at least 22; 282 with a four-entry difficulty map)
+//   44     L     pre-pow, nonce included
+//   44+L   rest  the proof in its full wire form (type byte first, the chain's proof size)
+// A valid item's result value is its achieved difficulty as 8 big-endian bytes.
+import { CHAIN_PARAMS, CHAIN_TYPES, type ChainParams, type ChainType } from '../core/chain_type.js';
+import { VERIFY_ALGOS, type VerifyAlgo } from '../core/pow/algorithm.js';
+import { PowError, type PowErrorCode } from '../core/pow/errors.js';
+import { MIN_PRE_POW, prePowHeight, prePowSecondaryScaling } from '../core/pow/pre_pow.js';
+import { buildEpochCache, type EpochCache } from '../core/pow/progpow/index.js';
+import { powDifficulty } from '../core/pow/target.js';
+import { verifyPow } from '../core/pow/verify.js';
+import { decode, encode } from '../core/ser/codec.js';
+import { SerError } from '../core/ser/errors.js';
+import { readProof, writeProof } from '../core/ser/pow.js';
+import type { Proof } from '../core/types/pow.js';
+import type { JobResult, KindTable } from '../runtime/job.js';
+import type { WorkPool } from '../runtime/workpool.js';
+
+export const POW_JOB = 'verifyPow';
+
+/** Why an item failed: undecodable, a PoW verification failure, or too little work. */
+export type PowFailure = 'CorruptedData' | 'DifficultyTooLow' | PowErrorCode;
+
+export interface PowItem {
+  readonly chain: ChainType;
+  readonly algorithm: VerifyAlgo;
+  readonly target: bigint;
+  readonly seed: Uint8Array;
+  readonly prePow: Uint8Array;
+  readonly proof: Proof;
+}
+
+const HEAD = 44;
+const SEED_SIZE = 32;
+
+export function encodePowItem(item: PowItem): Uint8Array {
+  const params = CHAIN_PARAMS[item.chain];
+  const proof = encode(writeProof, item.proof, 1, params);
+  if (item.seed.length !== SEED_SIZE) throw new RangeError('a seed is 32 bytes');
+  if (item.prePow.length < MIN_PRE_POW || item.prePow.length > 0xffff)
+    throw new RangeError(`a pre-pow of ${item.prePow.length} bytes`);
+  const out = new Uint8Array(HEAD + item.prePow.length + proof.length);
+  const view = new DataView(out.buffer);
+  out[0] = CHAIN_TYPES.indexOf(item.chain);
+  out[1] = VERIFY_ALGOS.indexOf(item.algorithm);
+  view.setBigUint64(2, BigInt.asUintN(64, item.target), false);
+  out.set(item.seed, 10);
+  view.setUint16(42, item.prePow.length, false);
+  out.set(item.prePow, HEAD);
+  out.set(proof, HEAD + item.prePow.length);
+  return out;
+}
+
+/** The item, or null when its bytes do not follow the layout. */
+export function decodePowItem(bytes: Uint8Array): PowItem | null {
+  if (bytes.length < HEAD) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const chain = CHAIN_TYPES[bytes[0] as number];
+  const algorithm = VERIFY_ALGOS[bytes[1] as number];
+  const length = view.getUint16(42, false);
+  if (chain === undefined || algorithm === undefined || length < MIN_PRE_POW) return null;
+  if (bytes.length < HEAD + length) return null;
+  let proof: Proof;
+  try {
+    proof = decode(readProof, bytes.subarray(HEAD + length), 1, CHAIN_PARAMS[chain], 'proof');
+  } catch (e) {
+    if (e instanceof SerError) return null;
+    throw e;
+  }
+  return {
+    chain,
+    algorithm,
+    target: view.getBigUint64(2, false),
+    seed: bytes.subarray(10, 10 + SEED_SIZE),
+    prePow: bytes.subarray(HEAD, HEAD + length),
+    proof,
+  };
+}
+
+// Building an epoch cache costs seconds; a worker keeps the two latest (an epoch boundary).
+const EPOCHS_KEPT = 2;
+const epochCaches = new Map<number, EpochCache>();
+
+function progpowCache(epoch: number): EpochCache {
+  let cache = epochCaches.get(epoch);
+  if (cache === undefined) {
+    cache = buildEpochCache(epoch);
+    if (epochCaches.size >= EPOCHS_KEPT)
+      epochCaches.delete(epochCaches.keys().next().value as number);
+  } else epochCaches.delete(epoch);
+  epochCaches.set(epoch, cache);
+  return cache;
+}
+
+function difficultyBytes(value: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, value, false);
+  return out;
+}
+
+function verifyItem(bytes: Uint8Array): JobResult {
+  const item = decodePowItem(bytes);
+  if (item === null) return { ok: false, code: 'CorruptedData' };
+  const params: ChainParams = CHAIN_PARAMS[item.chain];
+  try {
+    const verified = verifyPow(item.prePow, item, item.algorithm, {
+      proofSize: params.proofSize,
+      progpow: progpowCache,
+    });
+    const pow = { proof: item.proof, secondaryScaling: prePowSecondaryScaling(item.prePow) };
+    const achieved = powDifficulty(params, prePowHeight(item.prePow), pow, verified.progpowFinal);
+    if (achieved < item.target) return { ok: false, code: 'DifficultyTooLow' };
+    return { ok: true, value: difficultyBytes(achieved) };
+  } catch (e) {
+    if (e instanceof PowError) return { ok: false, code: e.code };
+    throw e;
+  }
+}
+
+/** The kinds pool workers run (registered in runtime/pool_kinds.ts). */
+export const powKinds: KindTable = {
+  [POW_JOB]: (items) => items.map(verifyItem),
+};
+
+export type PowVerdict =
+  | { readonly ok: true; readonly difficulty: bigint }
+  | { readonly ok: false; readonly code: PowFailure };
+
+// A ProgPoW light verification costs tens of milliseconds, a Cuckoo one a fraction of one:
+// smaller chunks keep both workers busy when ProgPoW items are in the batch.
+const PROGPOW_CHUNK = 4;
+
+/** Verifies proofs of work in the pool; one verdict per item, in order. */
+export async function verifyPows(pool: WorkPool, items: readonly PowItem[]): Promise<PowVerdict[]> {
+  const progpow = items.some((i) => i.proof.kind === 'ProgPow');
+  const results = await pool.runBatch(
+    POW_JOB,
+    items.map(encodePowItem),
+    progpow ? { maxItemsPerJob: PROGPOW_CHUNK } : {},
+  );
+  return results.map((r) => {
+    if (!r.ok) return { ok: false, code: r.code as PowFailure };
+    const value = r.value as Uint8Array;
+    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
+    return { ok: true, difficulty: view.getBigUint64(0, false) };
+  });
+}

@@ -1,0 +1,213 @@
+// The proof-of-work job through the real worker pool: valid proofs come back with their achieved
+// difficulty, every invalid one with the exact cause, undecodable bytes as CorruptedData,
+// RandomX as unavailable — and the verdicts stay in item order across chunks and workers.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { genesisHeader } from '../../core/genesis.js';
+import { setPrePowNonce } from '../../core/pow/keys.js';
+import { md5Proof } from '../../core/pow/md5.js';
+import { powDifficulty } from '../../core/pow/target.js';
+import { prePow } from '../../core/ser/header.js';
+import type { Proof } from '../../core/types/pow.js';
+import {
+  decodePowItem,
+  encodePowItem,
+  POW_JOB,
+  type PowItem,
+  type PowVerdict,
+  verifyPows,
+} from '../../jobs/pow.js';
+import { WorkPool } from '../../runtime/workpool.js';
+
+const SEED = new Uint8Array(32);
+const big = (xs: readonly number[]): bigint[] => xs.map(BigInt);
+
+// Usernet dev genesis at nonce 27950 and its 42-cycle (reference §10.2).
+const USER_PRE_POW = setPrePowNonce(prePow(genesisHeader('usernet'), CHAIN_PARAMS.usernet), 27950n);
+const USER_CYCLE = big([
+  100, 822, 1011, 2744, 3025, 3307, 3483, 4345, 5486, 6712, 6796, 7045, 10165, 11353, 13561, 13889,
+  14460, 14797, 15831, 16506, 18806, 19029, 20813, 22118, 22759, 22778, 24079, 24741, 25703, 25866,
+  26191, 26552, 28105, 28291, 28425, 28427, 30524, 30634, 31718, 32005, 32409, 32639,
+]);
+const USER_PROOF: Proof = { kind: 'Cuckoo', edgeBits: 15, nonces: USER_CYCLE };
+const USER_DIFFICULTY = powDifficulty(CHAIN_PARAMS.usernet, 0n, {
+  proof: USER_PROOF,
+  secondaryScaling: 1,
+});
+
+const AUTO_PRE_POW = prePow(genesisHeader('automated'), CHAIN_PARAMS.automated);
+const AUTO_CYCLE: Proof = { kind: 'Cuckoo', edgeBits: 9, nonces: [58n, 99n, 120n, 160n] };
+const AUTO_PRE_POW_6 = setPrePowNonce(AUTO_PRE_POW.slice(), 6n);
+
+const valid: PowItem = {
+  chain: 'usernet',
+  algorithm: 'cuckatoo',
+  target: USER_DIFFICULTY,
+  seed: SEED,
+  prePow: USER_PRE_POW,
+  proof: USER_PROOF,
+};
+
+const withNonces = (nonces: bigint[]): PowItem => ({
+  ...valid,
+  proof: { kind: 'Cuckoo', edgeBits: 15, nonces },
+});
+
+/** One item per case, with the verdict it must get. */
+const CASES: ReadonlyArray<readonly [string, PowItem, PowVerdict]> = [
+  ['valid usernet cycle', valid, { ok: true, difficulty: USER_DIFFICULTY }],
+  [
+    'a nonce changed',
+    withNonces(USER_CYCLE.map((n, i) => (i === 5 ? n + 1n : n))),
+    { ok: false, code: 'EndpointsDontMatch' },
+  ],
+  [
+    'two nonces swapped',
+    withNonces(USER_CYCLE.map((n, i) => USER_CYCLE[i === 7 ? 8 : i === 8 ? 7 : i] ?? n)),
+    { ok: false, code: 'EdgesNotAscending' },
+  ],
+  [
+    'a repeated nonce',
+    withNonces(USER_CYCLE.map((n, i) => (i === 9 ? (USER_CYCLE[8] as bigint) : n))),
+    { ok: false, code: 'DuplicateEdge' },
+  ],
+  [
+    'target one above the achieved difficulty',
+    { ...valid, target: USER_DIFFICULTY + 1n },
+    { ok: false, code: 'DifficultyTooLow' },
+  ],
+  [
+    'the cycle checked as Cuckaroo',
+    { ...valid, algorithm: 'cuckaroo' },
+    { ok: false, code: 'EndpointsDontMatch' },
+  ],
+  [
+    'RandomX',
+    {
+      ...valid,
+      algorithm: 'randomx',
+      proof: { kind: 'RandomX', hash: new Uint8Array(32).fill(1) },
+    },
+    { ok: false, code: 'RandomXUnavailable' },
+  ],
+  [
+    'a Cuckoo proof for the RandomX verifier',
+    { ...valid, algorithm: 'randomx' },
+    { ok: false, code: 'WrongAlgorithm' },
+  ],
+  [
+    'ProgPoW at a height past the last ethash epoch',
+    {
+      ...valid,
+      algorithm: 'progpow',
+      prePow: (() => {
+        const p = USER_PRE_POW.slice();
+        p[2] = 0x7f;
+        return p;
+      })(),
+      proof: { kind: 'ProgPow', mix: new Uint8Array(32) },
+    },
+    { ok: false, code: 'InvalidProgPow' },
+  ],
+  [
+    'automated-chain 4-cycle',
+    { ...valid, chain: 'automated', target: 0n, prePow: AUTO_PRE_POW_6, proof: AUTO_CYCLE },
+    {
+      ok: true,
+      difficulty: powDifficulty(CHAIN_PARAMS.automated, 0n, {
+        proof: AUTO_CYCLE,
+        secondaryScaling: 1,
+      }),
+    },
+  ],
+  [
+    'MD5 of the automated genesis',
+    {
+      ...valid,
+      chain: 'automated',
+      algorithm: 'md5',
+      target: 0n,
+      prePow: AUTO_PRE_POW,
+      proof: { kind: 'MD5', edgeBits: 9, proof: md5Proof(9, 4, AUTO_PRE_POW) },
+    },
+    {
+      ok: true,
+      difficulty: powDifficulty(CHAIN_PARAMS.automated, 0n, {
+        proof: { kind: 'MD5', edgeBits: 9, proof: md5Proof(9, 4, AUTO_PRE_POW) },
+        secondaryScaling: 1,
+      }),
+    },
+  ],
+  [
+    'MD5 of another pre-pow',
+    {
+      ...valid,
+      chain: 'automated',
+      algorithm: 'md5',
+      target: 0n,
+      prePow: AUTO_PRE_POW,
+      proof: { kind: 'MD5', edgeBits: 9, proof: md5Proof(9, 4, AUTO_PRE_POW_6) },
+    },
+    { ok: false, code: 'InvalidMd5' },
+  ],
+];
+
+describe('the PoW job in the worker pool', () => {
+  const pool = new WorkPool({ threads: 2, maxItemsPerJob: 3 });
+  after(() => pool.close());
+
+  it('item bytes round-trip through the documented layout', () => {
+    const bytes = encodePowItem(valid);
+    assert.equal(bytes.length, 44 + 282 + 2 + 79);
+    assert.deepEqual(decodePowItem(bytes), valid);
+    assert.equal(decodePowItem(bytes.subarray(0, 43)), null);
+    assert.equal(decodePowItem(bytes.subarray(0, bytes.length - 1)), null);
+  });
+
+  it('each case gets its exact verdict', async () => {
+    const verdicts = await verifyPows(
+      pool,
+      CASES.map(([, item]) => item),
+    );
+    verdicts.forEach((v, i) => {
+      assert.deepEqual(v, CASES[i]?.[2], CASES[i]?.[0]);
+    });
+  });
+
+  it('order is kept across chunks and workers (48 items, 16 chunks)', async () => {
+    const items = Array.from(
+      { length: 48 },
+      (_, i) => CASES[(i * 7) % CASES.length] as (typeof CASES)[0],
+    );
+    const verdicts = await verifyPows(
+      pool,
+      items.map(([, item]) => item),
+    );
+    assert.equal(verdicts.length, 48);
+    verdicts.forEach((v, i) => {
+      assert.deepEqual(v, items[i]?.[2], `item ${i}: ${items[i]?.[0]}`);
+    });
+  });
+
+  it('undecodable items are CorruptedData and spoil nothing else', async () => {
+    const good = encodePowItem(valid);
+    const badChain = good.slice();
+    badChain[0] = 9;
+    const badAlgo = good.slice();
+    badAlgo[1] = 5;
+    const padded = new Uint8Array(good.length + 1);
+    padded.set(good);
+    const results = await pool.runBatch(POW_JOB, [
+      badChain,
+      good,
+      badAlgo,
+      padded,
+      new Uint8Array(3),
+    ]);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? 'ok' : r.code)),
+      ['CorruptedData', 'ok', 'CorruptedData', 'CorruptedData', 'CorruptedData'],
+    );
+  });
+});
