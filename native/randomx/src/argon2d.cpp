@@ -63,16 +63,17 @@ inline void quarter(uint64_t& a, uint64_t& b, uint64_t& c, uint64_t& d) {
   b = rotr64(b ^ c, 63);
 }
 
-// Permutation P over sixteen words picked by index from the block.
-inline void permute(uint64_t* w, const int (&ix)[16]) {
-  quarter(w[ix[0]], w[ix[4]], w[ix[8]], w[ix[12]]);
-  quarter(w[ix[1]], w[ix[5]], w[ix[9]], w[ix[13]]);
-  quarter(w[ix[2]], w[ix[6]], w[ix[10]], w[ix[14]]);
-  quarter(w[ix[3]], w[ix[7]], w[ix[11]], w[ix[15]]);
-  quarter(w[ix[0]], w[ix[5]], w[ix[10]], w[ix[15]]);
-  quarter(w[ix[1]], w[ix[6]], w[ix[11]], w[ix[12]]);
-  quarter(w[ix[2]], w[ix[7]], w[ix[8]], w[ix[13]]);
-  quarter(w[ix[3]], w[ix[4]], w[ix[9]], w[ix[14]]);
+// Permutation P over sixteen words (eight 16-byte registers) held in
+// locals, so that every index is a compile-time constant.
+inline void permute(uint64_t (&v)[16]) {
+  quarter(v[0], v[4], v[8], v[12]);
+  quarter(v[1], v[5], v[9], v[13]);
+  quarter(v[2], v[6], v[10], v[14]);
+  quarter(v[3], v[7], v[11], v[15]);
+  quarter(v[0], v[5], v[10], v[15]);
+  quarter(v[1], v[6], v[11], v[12]);
+  quarter(v[2], v[7], v[8], v[13]);
+  quarter(v[3], v[4], v[9], v[14]);
 }
 
 // Compression G(x, y) written into `out`; with `accumulate` the result is
@@ -82,21 +83,26 @@ void compress(uint64_t* out, const uint64_t* x, const uint64_t* y, bool accumula
   uint64_t z[kWords];
   for (size_t i = 0; i < kWords; ++i) r[i] = x[i] ^ y[i];
   std::memcpy(z, r, sizeof z);
-  // Rows: eight runs of sixteen consecutive words (eight 16-byte registers).
+  // Rows: eight runs of sixteen consecutive words.
   for (int row = 0; row < 8; ++row) {
-    int ix[16];
-    for (int k = 0; k < 16; ++k) ix[k] = row * 16 + k;
-    permute(z, ix);
+    uint64_t v[16];
+    std::memcpy(v, z + 16 * row, sizeof v);
+    permute(v);
+    std::memcpy(z + 16 * row, v, sizeof v);
   }
   // Columns: register `col` of every row, i.e. word pairs 2col, 2col+1 at
   // stride 16.
   for (int col = 0; col < 8; ++col) {
-    int ix[16];
+    uint64_t v[16];
     for (int k = 0; k < 8; ++k) {
-      ix[2 * k] = 16 * k + 2 * col;
-      ix[2 * k + 1] = 16 * k + 2 * col + 1;
+      v[2 * k] = z[16 * k + 2 * col];
+      v[2 * k + 1] = z[16 * k + 2 * col + 1];
     }
-    permute(z, ix);
+    permute(v);
+    for (int k = 0; k < 8; ++k) {
+      z[16 * k + 2 * col] = v[2 * k];
+      z[16 * k + 2 * col + 1] = v[2 * k + 1];
+    }
   }
   if (accumulate) {
     for (size_t i = 0; i < kWords; ++i) out[i] ^= z[i] ^ r[i];
