@@ -37,7 +37,7 @@ function cacheOf(height: number | bigint): EpochCache {
   if (c === undefined) {
     const start = performance.now();
     c = buildEpochCache(epoch);
-    console.log(`# epoch ${epoch} cache built in ${(performance.now() - start).toFixed(0)} ms`);
+    console.log(`epoch ${epoch} cache built in ${(performance.now() - start).toFixed(0)} ms`);
     caches.set(epoch, c);
   }
   return c;
