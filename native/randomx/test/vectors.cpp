@@ -223,6 +223,32 @@ static std::vector<Vector> vectors() {
   };
 }
 
+// Dataset items (SuperscalarHash over the Argon2d cache) for key
+// "test key 000", recorded from a build of EpicCash/randomx 04b0df3.
+static void check_items(const Cache& cache) {
+  struct {
+    uint64_t item;
+    const char* want;
+  } items[] = {
+      {0, "db22e25aa8880568f416ff903dc1c991a8b4791436580c2cb778ed6c8ca3f726"
+          "554337312b554ddbd112d287fed97dffb96e1fd48e0e983671f2d82ae058f87f"},
+      {1, "c9e6396b5bcbae8e384a4415a7305c9065ebe074960d042d58eb95ad8a1d34e4"
+          "c35ce614a81652dd364d1d53fb53f8e6bfea4ddcae7fc761d000d9f2d3e3ef84"},
+      {12345678, "4416a553eebbca262dc77f3c7de1b2a63d8ba12c2325ce2c164b807ad15200d3"
+                 "c4dbf4b432810e25eadd71c695662cf02a013ccb96487152de9e1f890e7b4ad9"},
+      {34078718, "5876a62e54e6a58474034eb7e299bc0381b1b34a491393dee4ff84db23426074"
+                 "bd0fe9213f85bcc252a9613369caeea2384c7d4622cd88f714a7e9a74d26a2f1"},
+  };
+  for (const auto& it : items) {
+    uint64_t w[8];
+    uint8_t b[64];
+    cache.dataset_item(it.item, w);
+    for (int i = 0; i < 8; ++i) store_le64(b + 8 * i, w[i]);
+    std::string name = "dataset item " + std::to_string(it.item) + " (test key 000)";
+    check(name.c_str(), hex(b, 64), it.want);
+  }
+}
+
 static double now_ms() {
   using namespace std::chrono;
   return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
@@ -239,6 +265,7 @@ static void test_vectors(int only) {
       double t0 = now_ms();
       cache.reset(new Cache(v.key.data(), v.key.size()));
       std::printf("     cache init %.0f ms\n", now_ms() - t0);
+      if (v.key == bytes_of("test key 000")) check_items(*cache);
     }
     uint8_t out[32];
     double t0 = now_ms();
