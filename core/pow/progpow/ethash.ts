@@ -38,7 +38,9 @@ export interface EpochCache {
 
 /** Epoch of a block number; Epic passes the header height as the block number. */
 export function epochOf(height: bigint | number): number {
-  const epoch = BigInt(height) / BigInt(EPOCH_LENGTH);
+  const h = BigInt(height);
+  if (h < 0n) throw new RangeError(`negative height ${height}`);
+  const epoch = h / BigInt(EPOCH_LENGTH);
   if (epoch > BigInt(MAX_EPOCH))
     throw new RangeError(`height ${height} is beyond epoch ${MAX_EPOCH}`);
   return Number(epoch);

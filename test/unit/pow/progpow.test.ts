@@ -141,6 +141,7 @@ describe('ethash sizes and seeds', () => {
     assert.equal(epochOf(29_999), 0);
     assert.equal(epochOf(30_000n), 1);
     assert.throws(() => epochOf(2n ** 63n), RangeError);
+    assert.throws(() => epochOf(-1), RangeError);
     assert.throws(() => cacheSize(-1), RangeError);
   });
 });
