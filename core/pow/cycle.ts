@@ -20,6 +20,21 @@ export function edgeMask(edgeBits: number): EdgeMask {
   };
 }
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const TWO_32 = 2 ** 32;
+
+/** Below 2^53 a nonce converts exactly to a double, which splits without BigInt arithmetic. */
+function setWords(lo: Int32Array, hi: Int32Array, n: number, nonce: bigint, max: bigint): void {
+  if (max <= SAFE) {
+    const x = Number(nonce);
+    lo[n] = x | 0;
+    hi[n] = Math.floor(x / TWO_32) | 0;
+  } else {
+    lo[n] = Number(nonce & 0xffff_ffffn) | 0;
+    hi[n] = Number(nonce >> 32n) | 0;
+  }
+}
+
 /** The nonces as int32 halves, after the count, range and order checks. */
 export interface NonceWords {
   readonly lo: Int32Array;
@@ -48,8 +63,7 @@ export function checkNonces(
       if (nonce === prev) powFail('DuplicateEdge', `nonce ${n} repeats ${nonce}`);
       if (nonce < prev) powFail('EdgesNotAscending', `nonce ${n} = ${nonce} after ${prev}`);
     }
-    lo[n] = Number(nonce & 0xffff_ffffn) | 0;
-    hi[n] = Number(nonce >> 32n) | 0;
+    setWords(lo, hi, n, nonce, mask.max);
   }
   return { lo, hi };
 }
@@ -83,20 +97,23 @@ export function checkEndpointXor(ends: Endpoints, seed: number): void {
 export function walkCycle(ends: Endpoints, partnerLinks: boolean): void {
   const { lo, hi } = ends;
   const size = lo.length;
+  // What two linked endpoints share: the value without its low bit (Cuckatoo) or all of it.
+  const link = partnerLinks ? lo.map((x) => x >>> 1) : lo;
   let i = 0;
   let edges = 0;
   do {
     let j = i;
-    const ilo = lo[i] as number;
+    const key = link[i] as number;
     const ihi = hi[i] as number;
-    const key = partnerLinks ? ilo >>> 1 : ilo;
-    for (let k = (i + 2) % size; k !== i; k = (k + 2) % size) {
-      const klo = lo[k] as number;
-      if ((partnerLinks ? klo >>> 1 : klo) !== key || hi[k] !== ihi) continue;
+    for (let k = i; ; ) {
+      k += 2;
+      if (k >= size) k -= size;
+      if (k === i) break;
+      if (link[k] !== key || hi[k] !== ihi) continue;
       if (j !== i) powFail('BranchInCycle', `endpoint ${i}`);
       j = k;
     }
-    if (j === i || (partnerLinks && lo[j] === ilo)) powFail('CycleDeadEnds', `endpoint ${i}`);
+    if (j === i || (partnerLinks && lo[j] === lo[i])) powFail('CycleDeadEnds', `endpoint ${i}`);
     i = j ^ 1;
     edges++;
   } while (i !== 0);

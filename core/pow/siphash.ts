@@ -35,6 +35,11 @@ export function joinWords(lo: number, hi: number): bigint {
  * into v0, 0xff into v2, four rounds.
  */
 export function sipAbsorb(s: Int32Array, lo: number, hi: number): void {
+  absorb(s, s, lo, hi);
+}
+
+/** Absorbs into the state read from `s`, written to `out` (a fresh hash starts from the keys). */
+function absorb(s: Int32Array, out: Int32Array, lo: number, hi: number): void {
   let a0 = s[0] as number;
   let a1 = s[1] as number;
   let b0 = s[2] as number;
@@ -87,14 +92,14 @@ export function sipAbsorb(s: Int32Array, lo: number, hi: number): void {
     c0 = c1;
     c1 = t;
   }
-  s[0] = a0;
-  s[1] = a1;
-  s[2] = b0;
-  s[3] = b1;
-  s[4] = c0;
-  s[5] = c1;
-  s[6] = d0;
-  s[7] = d1;
+  out[0] = a0;
+  out[1] = a1;
+  out[2] = b0;
+  out[3] = b1;
+  out[4] = c0;
+  out[5] = c1;
+  out[6] = d0;
+  out[7] = d1;
 }
 
 const scratch = new Int32Array(8);
@@ -119,8 +124,7 @@ export function lastDigestHi(): number {
 
 /** siphash24 of the word (lo, hi) from a fresh state; returns the digest's low half. */
 export function siphash24Lo(keys: SipKeys, lo: number, hi: number): number {
-  scratch.set(keys);
-  sipAbsorb(scratch, lo, hi);
+  absorb(keys, scratch, lo, hi);
   lastHi = digestHi(scratch);
   return digestLo(scratch);
 }
