@@ -5,6 +5,8 @@
 //   hashSync(key, input): Buffer                                 (blocks)
 //   cachedKeys(): Buffer[]                                       (MRU first)
 //   variant: "epic-randomx-v1.0.3"
+//   internals: { blake2b, argon2d, aesRound, datasetItem }  (piece-level
+//              known-answer tests; synchronous, not for production use)
 //
 // Promises are settled from libuv thread-pool work, so the event loop never
 // runs Argon2 or the VM. Caches live in a process-wide store (see
@@ -19,6 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "aes.hpp"
+#include "argon2d.hpp"
+#include "blake2b.hpp"
 #include "cache_store.hpp"
 #include "randomx.hpp"
 
@@ -179,10 +184,146 @@ napi_value js_cached_keys(napi_env env, napi_callback_info) {
   return arr;
 }
 
+
+// --- internals: the pieces that have their own published vectors ---------
+
+bool read_u32(napi_env env, napi_value v, const char* what, uint32_t& out) {
+  double d;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0) || d > 4294967295.0 || d != double(uint32_t(d))) {
+    std::string msg = std::string("randomx: ") + what + " must be an integer in [0, 2^32)";
+    napi_throw_range_error(env, nullptr, msg.c_str());
+    return false;
+  }
+  out = uint32_t(d);
+  return true;
+}
+
+napi_value make_buffer(napi_env env, const uint8_t* data, size_t len) {
+  napi_value result;
+  void* copy;
+  if (napi_create_buffer_copy(env, len, data, &copy, &result) != napi_ok) return nullptr;
+  return result;
+}
+
+// blake2b(data, outLen) -> Buffer(outLen), outLen 1..64
+napi_value js_blake2b(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  std::vector<uint8_t> data;
+  uint32_t out_len = 0;
+  if (argc < 2 || !read_bytes(env, argv[0], "data", data) || !read_u32(env, argv[1], "outLen", out_len)) return nullptr;
+  if (out_len < 1 || out_len > 64) {
+    napi_throw_range_error(env, nullptr, "randomx: outLen must be 1..64");
+    return nullptr;
+  }
+  uint8_t out[64];
+  rx::blake2b(out, out_len, data.data(), data.size());
+  return make_buffer(env, out, out_len);
+}
+
+// argon2d(password, salt, secret, ad, lanes, passes, memoryKiB, tagLen) -> tag
+napi_value js_argon2d(napi_env env, napi_callback_info info) {
+  size_t argc = 8;
+  napi_value argv[8];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  if (argc < 8) {
+    napi_throw_type_error(env, nullptr, "randomx: argon2d needs 8 arguments");
+    return nullptr;
+  }
+  std::vector<uint8_t> pwd, salt, secret, ad;
+  uint32_t lanes, passes, mem, tag_len;
+  if (!read_bytes(env, argv[0], "password", pwd) || !read_bytes(env, argv[1], "salt", salt) ||
+      !read_bytes(env, argv[2], "secret", secret) || !read_bytes(env, argv[3], "ad", ad) ||
+      !read_u32(env, argv[4], "lanes", lanes) || !read_u32(env, argv[5], "passes", passes) ||
+      !read_u32(env, argv[6], "memoryKiB", mem) || !read_u32(env, argv[7], "tagLen", tag_len))
+    return nullptr;
+  // Small instances only: this is for test vectors, and runs on the caller's thread.
+  if (lanes < 1 || lanes > 64 || passes < 1 || passes > 16 || mem > 65536 || tag_len < 4 || tag_len > 1024) {
+    napi_throw_range_error(env, nullptr, "randomx: argon2d parameters out of the supported test range");
+    return nullptr;
+  }
+  rx::Argon2Params p;
+  p.password = pwd.data();
+  p.password_len = pwd.size();
+  p.salt = salt.data();
+  p.salt_len = salt.size();
+  p.secret = secret.data();
+  p.secret_len = secret.size();
+  p.assoc = ad.data();
+  p.assoc_len = ad.size();
+  p.lanes = lanes;
+  p.passes = passes;
+  p.memory_kib = mem;
+  p.tag_len = tag_len;
+  std::vector<uint64_t> memory(size_t(rx::argon2_block_count(p)) * 128);
+  std::vector<uint8_t> tag(tag_len);
+  rx::argon2d_hash(p, memory.data(), tag.data());
+  return make_buffer(env, tag.data(), tag.size());
+}
+
+// aesRound(state16, key16, decrypt) -> Buffer(16): one AESENC / AESDEC round
+napi_value js_aes_round(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  std::vector<uint8_t> state, key;
+  bool decrypt = false;
+  if (argc < 3 || !read_bytes(env, argv[0], "state", state) || !read_bytes(env, argv[1], "key", key)) return nullptr;
+  if (state.size() != 16 || key.size() != 16) {
+    napi_throw_range_error(env, nullptr, "randomx: AES state and key are 16 bytes");
+    return nullptr;
+  }
+  CALL(env, napi_get_value_bool(env, argv[2], &decrypt));
+  rx::Block128 s = rx::block_load(state.data()), k = rx::block_load(key.data());
+  uint8_t out[16];
+  rx::block_store(out, decrypt ? rx::aes_dec_round(s, k) : rx::aes_enc_round(s, k));
+  return make_buffer(env, out, 16);
+}
+
+// datasetItem(key, item) -> Buffer(64); builds/uses the shared cache (blocks)
+napi_value js_dataset_item(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  std::vector<uint8_t> key;
+  uint32_t item = 0;
+  if (argc < 2 || !read_bytes(env, argv[0], "key", key) || !read_u32(env, argv[1], "item", item)) return nullptr;
+  try {
+    std::shared_ptr<const Cache> cache = rx::cache_acquire(key);
+    uint64_t w[8];
+    cache->dataset_item(item, w);
+    uint8_t out[64];
+    for (int i = 0; i < 8; ++i)
+      for (int b = 0; b < 8; ++b) out[8 * i + b] = uint8_t(w[i] >> (8 * b));
+    return make_buffer(env, out, 64);
+  } catch (const std::exception& e) {
+    napi_throw_error(env, nullptr, (std::string("randomx: ") + e.what()).c_str());
+    return nullptr;
+  }
+}
+
+napi_value make_internals(napi_env env) {
+  napi_value obj;
+  if (napi_create_object(env, &obj) != napi_ok) return nullptr;
+  napi_property_descriptor props[4];
+  std::memset(props, 0, sizeof props);
+  props[0].utf8name = "blake2b";
+  props[0].method = js_blake2b;
+  props[1].utf8name = "argon2d";
+  props[1].method = js_argon2d;
+  props[2].utf8name = "aesRound";
+  props[2].method = js_aes_round;
+  props[3].utf8name = "datasetItem";
+  props[3].method = js_dataset_item;
+  napi_define_properties(env, obj, 4, props);
+  return obj;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
-  napi_property_descriptor props[5];
+  napi_property_descriptor props[6];
   std::memset(props, 0, sizeof props);
   props[0].utf8name = "initCache";
   props[0].method = js_init_cache;
@@ -197,6 +338,9 @@ NAPI_MODULE_INIT() {
   props[4].utf8name = "variant";
   props[4].value = variant;
   props[4].attributes = napi_enumerable;
-  napi_define_properties(env, exports, 5, props);
+  props[5].utf8name = "internals";
+  props[5].value = make_internals(env);
+  props[5].attributes = napi_enumerable;
+  napi_define_properties(env, exports, 6, props);
   return exports;
 }

@@ -10,8 +10,25 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+interface RandomXInternals {
+  blake2b(data: Uint8Array, outLen: number): Uint8Array;
+  argon2d(
+    password: Uint8Array,
+    salt: Uint8Array,
+    secret: Uint8Array,
+    ad: Uint8Array,
+    lanes: number,
+    passes: number,
+    memoryKiB: number,
+    tagLen: number,
+  ): Uint8Array;
+  aesRound(state: Uint8Array, key: Uint8Array, decrypt: boolean): Uint8Array;
+  datasetItem(key: Uint8Array, item: number): Uint8Array;
+}
+
 interface RandomXAddon {
   readonly variant: string;
+  readonly internals: RandomXInternals;
   initCache(key: Uint8Array): Promise<void>;
   hash(key: Uint8Array, input: Uint8Array): Promise<Uint8Array>;
   hashSync(key: Uint8Array, input: Uint8Array): Uint8Array;
@@ -117,6 +134,60 @@ const VECTORS: Vector[] = [
 const V1110_WITH_EPIC_FREQUENCIES =
   '8db3eb2821672a37f253733d0c97c46a461a17fb1e43fd9f84c1917c92c682e3';
 
+/** A 128-bit register value printed most significant byte first → bytes in memory order. */
+const xmm = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex')).reverse();
+
+describe('native RandomX pieces with published vectors', { skip: SKIP }, () => {
+  const internals = () => (addon as RandomXAddon).internals;
+
+  it('BLAKE2b: RFC 7693 appendix A ("abc", 64 bytes) and the 32-byte digest', () => {
+    assert.equal(
+      hex(internals().blake2b(ascii('abc'), 64)),
+      'ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1' +
+        '7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923',
+    );
+    assert.equal(
+      hex(internals().blake2b(ascii('abc'), 32)),
+      'bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319',
+    );
+  });
+
+  it('Argon2d: RFC 9106 §5.1 test vector', () => {
+    const tag = internals().argon2d(
+      filled(32, 1),
+      filled(16, 2),
+      filled(8, 3),
+      filled(12, 4),
+      4,
+      3,
+      32,
+      32,
+    );
+    assert.equal(hex(tag), '512b391b6f1162975371d30919734294f868e3be3984f3c1a13a4db9fabe4acb');
+  });
+
+  it('AES rounds: the AESENC/AESDEC example of the Intel AES-NI white paper', () => {
+    const state = xmm('7b5b54657374566563746f725d53475d');
+    const key = xmm('48692853686179295b477565726f6e5d');
+    assert.equal(
+      hex(internals().aesRound(state, key, false)),
+      hex(xmm('a8311c2f9fdba3c58b104b58ded7e595')),
+    );
+    assert.equal(
+      hex(internals().aesRound(state, key, true)),
+      hex(xmm('138ac342faea2787b58eb95eb730392a')),
+    );
+  });
+
+  it('AES generator constants derive from BLAKE2b as the spec states', () => {
+    // AesGenerator1R key0 and AesHash1R state0 (spec §3.2, §3.4), first 16 bytes of the hashes.
+    const k = hex(internals().blake2b(ascii('RandomX AesGenerator1R keys'), 64)).slice(0, 32);
+    assert.equal(k, '53a5ac6d096671622b55b5db1749f4b4');
+    const s = hex(internals().blake2b(ascii('RandomX AesHash1R state'), 64)).slice(0, 32);
+    assert.equal(s, '0d2cb592de56a89f47db82ccad3a98d7');
+  });
+});
+
 describe('native RandomX (Epic v1.0.3 variant)', { skip: SKIP }, () => {
   const rx = addon as RandomXAddon;
   const results = new Map<string, string>();
@@ -149,6 +220,24 @@ describe('native RandomX (Epic v1.0.3 variant)', { skip: SKIP }, () => {
   it('keeps the current and the previous key, most recent first', () => {
     const keys = rx.cachedKeys().map(hex);
     assert.deepEqual(keys, [hex(ascii('test key 001')), hex(ascii('test key 000'))]);
+  });
+
+  it('computes dataset items (SuperscalarHash over the cache) as the Epic fork does', () => {
+    // Recorded from a build of EpicCash/randomx 04b0df3, key "test key 000".
+    const key = ascii('test key 000');
+    const items: Array<[number, string]> = [
+      [
+        0,
+        'db22e25aa8880568f416ff903dc1c991a8b4791436580c2cb778ed6c8ca3f726' +
+          '554337312b554ddbd112d287fed97dffb96e1fd48e0e983671f2d82ae058f87f',
+      ],
+      [
+        34078718,
+        '5876a62e54e6a58474034eb7e299bc0381b1b34a491393dee4ff84db23426074' +
+          'bd0fe9213f85bcc252a9613369caeea2384c7d4622cd88f714a7e9a74d26a2f1',
+      ],
+    ];
+    for (const [item, want] of items) assert.equal(hex(rx.internals.datasetItem(key, item)), want);
   });
 
   it('hashSync agrees with hash, and parallel hashes on one cache agree', async () => {
