@@ -15,6 +15,8 @@ import {
   readdirSync,
   readSync,
   renameSync,
+  rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -33,6 +35,8 @@ import {
 const MAGIC = 'MWPPLC01';
 const HEADER_BYTES = 64;
 const FILE_PATTERN = /^progpow-epoch-(\d+)\.cache$/;
+const TEMP_PATTERN = /^progpow-epoch-\d+\.cache\..+\.tmp$/;
+const STALE_TEMP_MS = 3_600_000;
 
 export type ProgpowCacheEvent =
   | { readonly kind: 'build-start'; readonly epoch: number }
@@ -104,18 +108,20 @@ export function writeCacheFile(dir: string, epoch: number, words: Uint32Array): 
   const path = join(dir, cacheFileName(epoch));
   const tmp = `${path}.${process.pid}-${threadId}.tmp`;
   const fd = openSync(tmp, 'w');
+  let open = true;
   try {
     writeAll(fd, fileHeader(epoch, words));
     writeAll(fd, bytesOf(words));
     fsyncSync(fd);
-  } catch (err) {
     closeSync(fd);
-    unlinkSync(tmp);
+    open = false;
+    renameSync(tmp, path);
+    return path;
+  } catch (err) {
+    if (open) closeSync(fd);
+    rmSync(tmp, { force: true });
     throw err;
   }
-  closeSync(fd);
-  renameSync(tmp, path);
-  return path;
 }
 
 /** Reads and checks an epoch's file: the light cache words, or why it was refused. */
@@ -211,16 +217,20 @@ export class ProgpowCacheStore {
     return words;
   }
 
-  /** Removes files of epochs below `oldest`; another thread losing one just rebuilds it. */
+  /**
+   * Removes files of epochs below `oldest` (another thread losing one just rebuilds it) and temp
+   * files a crashed writer left; a live write takes about a second, so an hour-old one is stale.
+   */
   private prune(oldest: number): void {
+    const staleBefore = Date.now() - STALE_TEMP_MS;
     for (const name of readdirSync(this.options.dir)) {
+      const path = join(this.options.dir, name);
       const m = FILE_PATTERN.exec(name);
-      if (m !== null && Number(m[1]) < oldest) {
-        try {
-          unlinkSync(join(this.options.dir, name));
-        } catch {
-          // Already gone (another worker pruned it).
-        }
+      try {
+        if (m !== null && Number(m[1]) < oldest) unlinkSync(path);
+        else if (TEMP_PATTERN.test(name) && statSync(path).mtimeMs < staleBefore) unlinkSync(path);
+      } catch {
+        // Already gone (another worker pruned it).
       }
     }
   }

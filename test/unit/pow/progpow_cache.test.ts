@@ -10,6 +10,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,11 +155,16 @@ describe('memory and files across epochs (fake builder)', () => {
     assert.deepEqual(counted.calls, [0, 1, 2]);
   });
 
-  it('prunes files older than the previous epoch when persisting a new one', () => {
+  it('prunes files older than the previous epoch, and stale temp files, on persisting', () => {
     const dir = join(root, 'prune');
     const s = store(dir, fakeBuild);
+    const stale = `${cacheFileName(4)}.999-1.tmp`;
+    const fresh = `${cacheFileName(5)}.999-2.tmp`;
+    writeFileSync(join(dir, stale), 'half');
+    writeFileSync(join(dir, fresh), 'in progress');
+    utimesSync(join(dir, stale), new Date(0), new Date(0));
     for (const e of [3, 4, 5]) s.get(e);
-    assert.deepEqual(readdirSync(dir).sort(), [cacheFileName(4), cacheFileName(5)]);
+    assert.deepEqual(readdirSync(dir).sort(), [cacheFileName(4), cacheFileName(5), fresh]);
   });
 
   it('a failed write is reported and the cache still served', () => {
