@@ -24,7 +24,10 @@ export {
 export interface ProgpowResult {
   /** The 32-byte mix digest: what a ProgPowProof carries (8 words as LE bytes). */
   readonly mix: Uint8Array;
-  /** The 32-byte final hash; its big-endian value sets the difficulty (hashDifficulty). */
+  /**
+   * The 32-byte final hash; its big-endian value sets the difficulty: pass it as
+   * `progpowDigest` to `achievedDifficulty` (core/consensus/difficulty.ts).
+   */
   readonly final: Uint8Array;
 }
 
