@@ -1,13 +1,16 @@
 // Builds the RandomX addon (build/Release/randomx.node) with node-gyp, for `npm ci` / `npm run
 // build`. A failed build is reported but does not fail the install: without the addon the node
-// starts and reports RandomX verification as unavailable. `--strict` makes a failure fatal.
+// starts and reports RandomX verification as unavailable. `--strict` makes a failure fatal;
+// `--if-needed` skips the build when the addon is newer than binding.gyp and every source.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const strict = process.argv.includes('--strict');
+const ifNeeded = process.argv.includes('--if-needed');
+const addon = join(here, 'build', 'Release', 'randomx.node');
 
 function say(msg) {
   process.stderr.write(`[randomx] ${msg}\n`);
@@ -32,6 +35,16 @@ function nodeGyp() {
   return candidates.find((p) => p && existsSync(p));
 }
 
+function upToDate() {
+  if (!existsSync(addon)) return false;
+  const built = statSync(addon).mtimeMs;
+  const sources = [
+    join(here, 'binding.gyp'),
+    ...readdirSync(join(here, 'src')).map((f) => join(here, 'src', f)),
+  ];
+  return sources.every((f) => statSync(f).mtimeMs <= built);
+}
+
 function main() {
   const gyp = nodeGyp();
   if (!gyp) return 'node-gyp not found (it ships with npm)';
@@ -47,8 +60,10 @@ function main() {
   return undefined;
 }
 
-const failure = main();
-if (failure) {
+const failure = ifNeeded && upToDate() ? 'skip' : main();
+if (failure === 'skip') {
+  // nothing to do
+} else if (failure) {
   say(`addon not built: ${failure}; RandomX verification will be unavailable`);
   if (strict) process.exit(1);
 } else {
