@@ -3,7 +3,11 @@
 // proof); a worker verifies its chunk as one batch and, only if the batch fails, bisects it to
 // name the bad items. Results come back per item, in order.
 import { CHAIN_PARAMS } from '../core/chain_type.js';
-import { findInvalidRangeProofs, verifyRangeBatch } from '../core/crypto/bulletproof/batch.js';
+import {
+  findInvalidRangeProofs,
+  type RangeProofItem,
+  verifyRangeBatch,
+} from '../core/crypto/bulletproof/batch.js';
 import { findInvalidKernels, verifyKernelsBatch } from '../core/crypto/kernel.js';
 import { decode, encode } from '../core/ser/codec.js';
 import { SerError } from '../core/ser/errors.js';
