@@ -1,0 +1,177 @@
+// `npm run bench -- pow`: proof-of-work verification rates.
+// - Cuckatoo29 and Cuckatoo31: Epic's own test solutions (`core/src/pow/cuckatoo.rs`; header of
+//   80 zero bytes with the explicit nonce 20 / 99, whose 80 bytes serve as the pre-pow), so these
+//   are real proofs. Measured in this thread (verifyPow, key derivation included) and as PoW
+//   jobs through the WorkPool on 1 and on 2 workers (decode, verify, difficulty).
+// - ProgPoW light verification: a usernet-shaped pre-pow at height 1 whose mix is computed here
+//   with the epoch-0 cache (a made-up header, the hash itself is the real algorithm); each worker
+//   builds its own epoch cache before timing starts.
+// - The small-graph solver: usernet-sized graphs (15 edge bits) solved per second.
+// The machine's 2 cores are shared, so the 2-worker ratio is an upper bound on what is left.
+import { loadavg } from 'node:os';
+import { CHAIN_PARAMS } from '../core/chain_type.js';
+import { genesisHeader } from '../core/genesis.js';
+import { setPrePowNonce, sipKeysFromHeaderNonce } from '../core/pow/keys.js';
+import { buildEpochCache, progpowHash, progpowHeaderHash } from '../core/pow/progpow/index.js';
+import { solveGraph } from '../core/pow/solver.js';
+import { verifyPow } from '../core/pow/verify.js';
+import { prePow } from '../core/ser/header.js';
+import type { Proof } from '../core/types/pow.js';
+import { encodePowItem, POW_JOB, type PowItem, verifyPows } from '../jobs/pow.js';
+import { WorkPool } from '../runtime/workpool.js';
+import { type Measurement, measure, saveResults } from './lib/harness.js';
+
+const big = (xs: readonly number[]): bigint[] => xs.map(BigInt);
+const C29 = big([
+  0x48a9e2, 0x9cf043, 0x155ca30, 0x18f4783, 0x248f86c, 0x2629a64, 0x5bad752, 0x72e3569, 0x93db760,
+  0x97d3b37, 0x9e05670, 0xa315d5a, 0xa3571a1, 0xa48db46, 0xa7796b6, 0xac43611, 0xb64912f, 0xbb6c71e,
+  0xbcc8be1, 0xc38a43a, 0xd4faa99, 0xe018a66, 0xe37e49c, 0xfa975fa, 0x11786035, 0x1243b60a,
+  0x12892da0, 0x141b5453, 0x1483c3a0, 0x1505525e, 0x1607352c, 0x16181fe3, 0x17e3a1da, 0x180b651e,
+  0x1899d678, 0x1931b0bb, 0x19606448, 0x1b041655, 0x1b2c20ad, 0x1bd7a83c, 0x1c05d5b0, 0x1c0b9caa,
+]);
+const C31 = big([
+  0x1128e07, 0xc181131, 0x110fad36, 0x1135ddee, 0x1669c7d3, 0x1931e6ea, 0x1c0005f3, 0x1dd6ecca,
+  0x1e29ce7e, 0x209736fc, 0x2692bf1a, 0x27b85aa9, 0x29bb7693, 0x2dc2a047, 0x2e28650a, 0x2f381195,
+  0x350eb3f9, 0x3beed728, 0x3e861cbc, 0x41448cc1, 0x41f08f6d, 0x42fbc48a, 0x4383ab31, 0x4389c61f,
+  0x4540a5ce, 0x49a17405, 0x50372ded, 0x512f0db0, 0x588b6288, 0x5a36aa46, 0x5c29e1fe, 0x6118ab16,
+  0x634705b5, 0x6633d190, 0x6683782f, 0x6728b6e1, 0x67adfb45, 0x68ae2306, 0x6d60f5e1, 0x78af3c4f,
+  0x7dde51ab, 0x7faced21,
+]);
+
+function explicitNoncePrePow(nonce: number): Uint8Array {
+  const pre = new Uint8Array(80);
+  new DataView(pre.buffer).setUint32(76, nonce, true);
+  return pre;
+}
+
+function cuckooItem(edgeBits: number, nonce: number, nonces: bigint[]): PowItem {
+  return {
+    chain: 'mainnet',
+    algorithm: 'cuckatoo',
+    target: 0n,
+    seed: new Uint8Array(32),
+    prePow: explicitNoncePrePow(nonce),
+    proof: { kind: 'Cuckoo', edgeBits, nonces },
+  };
+}
+
+const ITEM29 = cuckooItem(29, 20, C29);
+const ITEM31 = cuckooItem(31, 99, C31);
+
+function progpowItem(): PowItem {
+  const header = { ...genesisHeader('usernet'), height: 1n, version: 6 };
+  const pre = setPrePowNonce(prePow(header, CHAIN_PARAMS.usernet), 0x1234_5678_9abcn);
+  process.stdout.write('building the ProgPoW epoch-0 cache in this thread…\n');
+  const result = progpowHash(buildEpochCache(0), progpowHeaderHash(pre), 1n, 0x1234_5678_9abcn);
+  return {
+    ...ITEM29,
+    chain: 'usernet',
+    algorithm: 'progpow',
+    prePow: pre,
+    proof: { kind: 'ProgPow', mix: result.mix },
+  };
+}
+
+/**
+ * Items are encoded once, before timing (a node forwards proofs it already holds as bytes); the
+ * encoding cost is measured on its own above.
+ */
+async function poolRate(
+  name: string,
+  pool: WorkPool,
+  item: PowItem,
+  perBatch: number,
+  seconds: number,
+  maxItemsPerJob = 64,
+): Promise<Measurement> {
+  const batch = new Array<Uint8Array>(perBatch).fill(encodePowItem(item));
+  let done = 0;
+  const start = performance.now();
+  let now = start;
+  while (done === 0 || now - start < seconds * 1000) {
+    const results = await pool.runBatch(POW_JOB, batch, { maxItemsPerJob });
+    if (!results.every((r) => r.ok)) throw new Error(`${name}: a valid proof failed`);
+    done += perBatch;
+    now = performance.now();
+  }
+  const opsPerSec = done / ((now - start) / 1000);
+  process.stdout.write(`${name.padEnd(48)} ${opsPerSec.toFixed(1).padStart(10)} verifications/s\n`);
+  return { name, opsPerSec, iterations: done };
+}
+
+/** Gets the workers' code optimized before timing: a few full batches, not a time slice. */
+async function warmUp(pool: WorkPool, item: PowItem, batches: number): Promise<void> {
+  const batch = new Array<Uint8Array>(1024).fill(encodePowItem(item));
+  for (let i = 0; i < batches; i++) await pool.runBatch(POW_JOB, batch);
+}
+
+/** Makes every worker build its ProgPoW cache (one item each) before anything is timed. */
+async function warmProgpow(pool: WorkPool, item: PowItem): Promise<void> {
+  const start = performance.now();
+  // One job per worker: with both idle, each takes one and builds its own cache.
+  const items = new Array<Uint8Array>(pool.threads).fill(encodePowItem(item));
+  const warm = await pool.runBatch(POW_JOB, items, { maxItemsPerJob: 1 });
+  if (!warm.every((r) => r.ok)) throw new Error('ProgPoW warm-up failed');
+  process.stdout.write(
+    `  ${pool.threads} worker(s) ready in ${(performance.now() - start).toFixed(0)} ms\n`,
+  );
+}
+
+const results: Measurement[] = [];
+process.stdout.write(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}\n`,
+);
+const ratios: Record<string, number> = {};
+const wire = { proofSize: 42 };
+
+for (const [label, item] of [
+  ['cuckatoo29', ITEM29],
+  ['cuckatoo31', ITEM31],
+] as const) {
+  results.push(
+    measure(`${label} verify, this thread`, () => verifyPow(item.prePow, item, 'cuckatoo', wire)),
+  );
+}
+
+results.push(measure('encode a cuckatoo29 job item, this thread', () => encodePowItem(ITEM29)));
+
+const keys15 = sipKeysFromHeaderNonce(new Uint8Array(80), 1546569);
+results.push(measure('solve a 15-bit graph (usernet size)', () => solveGraph(keys15, 15, 42), 3));
+
+const pp = progpowItem();
+const ppProof = pp.proof as Extract<Proof, { kind: 'ProgPow' }>;
+const flipped = {
+  ...pp,
+  proof: { kind: 'ProgPow' as const, mix: ppProof.mix.map((b, i) => (i === 0 ? b ^ 1 : b)) },
+};
+
+for (const threads of [1, 2]) {
+  const pool = new WorkPool({ threads, maxItemsPerJob: 64 });
+  try {
+    for (const [label, item] of [
+      ['cuckatoo29', ITEM29],
+      ['cuckatoo31', ITEM31],
+    ] as const) {
+      await warmUp(pool, item, 4);
+      results.push(await poolRate(`${label} pool, ${threads} worker(s)`, pool, item, 1024, 3));
+    }
+    await warmProgpow(pool, pp);
+    const bad = await verifyPows(pool, [flipped]);
+    if (bad[0]?.ok !== false || bad[0].code !== 'InvalidProgPow')
+      throw new Error('a flipped mix bit was not caught');
+    results.push(await poolRate(`progpow pool, ${threads} worker(s)`, pool, pp, 4 * threads, 6, 2));
+  } finally {
+    await pool.close();
+  }
+}
+
+const rate = (name: string): number =>
+  results.find((r) => r.name === name)?.opsPerSec ?? Number.NaN;
+for (const label of ['cuckatoo29', 'cuckatoo31', 'progpow']) {
+  const ratio = rate(`${label} pool, 2 worker(s)`) / rate(`${label} pool, 1 worker(s)`);
+  ratios[`${label}_2_workers_vs_1`] = ratio;
+  process.stdout.write(`${label}: 2 workers / 1 worker = ×${ratio.toFixed(2)}\n`);
+}
+saveResults('pow', results, ratios);
