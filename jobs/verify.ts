@@ -64,11 +64,9 @@ function readKernelItem(bytes: Uint8Array): TxKernel | null {
   }
 }
 
-function readRangeProofItem(
-  bytes: Uint8Array,
-): { commitment: Uint8Array; proof: Uint8Array } | null {
+function readRangeProofItem(bytes: Uint8Array): RangeProofItem | null {
   if (bytes.length !== COMMITMENT_SIZE + RANGE_PROOF_SIZE) return null;
-  return { commitment: bytes.subarray(0, COMMITMENT_SIZE), proof: bytes.subarray(COMMITMENT_SIZE) };
+  return { commit: bytes.subarray(0, COMMITMENT_SIZE), proof: bytes.subarray(COMMITMENT_SIZE) };
 }
 
 /** The kinds pool workers run (registered in runtime/pool_kinds.ts). */
