@@ -28,7 +28,7 @@
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
-        "OTHER_CPLUSPLUSFLAGS": ["-ffp-contract=off", "-fno-math-errno"]
+        "OTHER_CPLUSPLUSFLAGS": ["-ffp-contract=off", "-frounding-math", "-fno-math-errno"]
       }
     }
   ]

@@ -436,6 +436,15 @@ SsProgram Builder::run() {
       prog.address_reg = i;
     }
   }
+  for (const SsInstr& ins : out) {
+    SsExec x{ins.op, ins.dst, ins.src, ins.shift, ins.imm32};
+    if (ins.op == SsOp::IROR_C) x.arg = ins.imm32 & 63;
+    if (ins.op == SsOp::IMUL_RCP) {
+      x.arg = uint32_t(prog.reciprocals.size());
+      prog.reciprocals.push_back(ins.operand);
+    }
+    prog.exec.push_back(x);
+  }
   prog.code = std::move(out);
   return prog;
 }
@@ -468,23 +477,24 @@ SsProgram superscalar_generate(Blake2Generator& gen) {
 }
 
 void superscalar_run(const SsProgram& prog, uint64_t r[8]) {
-  for (const SsInstr& ins : prog.code) {
+  const uint64_t* rcp = prog.reciprocals.data();
+  for (const SsExec& ins : prog.exec) {
     uint64_t& d = r[ins.dst];
     switch (ins.op) {
       case SsOp::ISUB_R: d -= r[ins.src]; break;
       case SsOp::IXOR_R: d ^= r[ins.src]; break;
       case SsOp::IADD_RS: d += r[ins.src] << ins.shift; break;
       case SsOp::IMUL_R: d *= r[ins.src]; break;
-      case SsOp::IROR_C: d = rotr64(d, unsigned(ins.operand)); break;
+      case SsOp::IROR_C: d = rotr64(d, ins.arg); break;
       case SsOp::IADD_C7:
       case SsOp::IADD_C8:
-      case SsOp::IADD_C9: d += ins.operand; break;
+      case SsOp::IADD_C9: d += sext32(ins.arg); break;
       case SsOp::IXOR_C7:
       case SsOp::IXOR_C8:
-      case SsOp::IXOR_C9: d ^= ins.operand; break;
+      case SsOp::IXOR_C9: d ^= sext32(ins.arg); break;
       case SsOp::IMULH_R: d = mul_hi(d, r[ins.src]); break;
       case SsOp::ISMULH_R: d = smul_hi(d, r[ins.src]); break;
-      case SsOp::IMUL_RCP: d *= ins.operand; break;
+      case SsOp::IMUL_RCP: d *= rcp[ins.arg]; break;
     }
   }
 }

@@ -28,8 +28,22 @@ struct SsInstr {
   uint64_t operand;
 };
 
+// Compact executable form (8 bytes per instruction, so that the eight
+// programs of a key stay within the L1 data cache while dataset items are
+// computed): `arg` is the raw immediate, the rotation count, or the index of
+// the reciprocal in SsProgram::reciprocals.
+struct SsExec {
+  SsOp op;
+  uint8_t dst;
+  uint8_t src;
+  uint8_t shift;
+  uint32_t arg;
+};
+
 struct SsProgram {
   std::vector<SsInstr> code;
+  std::vector<SsExec> exec;
+  std::vector<uint64_t> reciprocals;
   int address_reg = 0;  // register with the longest dependency chain
 };
 
