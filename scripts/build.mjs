@@ -1,10 +1,14 @@
-// Compiles TypeScript into dist/ (a clean build, so deleted sources leave no stale output).
-// Native addons will be built here as well once native/ holds any.
+// Compiles TypeScript into dist/ (a clean build, so deleted sources leave no stale output) and
+// the native addons when their sources changed since `npm ci` built them. Under CI a failed
+// addon build is fatal; elsewhere the node runs without it (RandomX verification unavailable).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, root, run } from './lib.mjs';
 
 export function build() {
+  const addonArgs = ['--if-needed', ...(process.env.CI ? ['--strict'] : [])];
+  log('native: randomx addon');
+  run(process.execPath, [join(root, 'native', 'randomx', 'build.mjs'), ...addonArgs]);
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   log('typescript: tsc -p tsconfig.json');
   run(process.execPath, [
