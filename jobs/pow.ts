@@ -1,6 +1,7 @@
 // The proof-of-work job of the worker pool. An item crosses the thread boundary as bytes; a
 // worker verifies its chunk item by item and answers, per item and in order, the difficulty the
-// proof achieves or why it failed. ProgPoW epoch caches are built once per worker and epoch.
+// proof achieves or why it failed. ProgPoW epoch caches are built once per worker and epoch,
+// and persisted when PROGPOW_CACHE_DIR_ENV names a directory.
 //
 // Item layout (all integers big-endian):
 //   0      u8    chain type: 0 mainnet, 1 floonet, 2 usernet, 3 automated (proof size, edge bits)
@@ -10,7 +11,8 @@
 //   42     u16   pre-pow length L (at least 22; 282 with a four-entry difficulty map)
 //   44     L     pre-pow, nonce included
 //   44+L   rest  the proof in its full wire form (type byte first, the chain's proof size)
-// A valid item's result value is its achieved difficulty as 8 big-endian bytes.
+// A valid item's result value is its achieved difficulty: a number up to 2^53 − 1, above that
+// 8 big-endian bytes.
 import { CHAIN_PARAMS, CHAIN_TYPES, type ChainParams, type ChainType } from '../core/chain_type.js';
 import { VERIFY_ALGOS, type VerifyAlgo } from '../core/pow/algorithm.js';
 import { PowError, type PowErrorCode } from '../core/pow/errors.js';
@@ -24,6 +26,7 @@ import { readProof, writeProof } from '../core/ser/pow.js';
 import type { Proof } from '../core/types/pow.js';
 import type { JobResult, KindTable } from '../runtime/job.js';
 import type { WorkPool } from '../runtime/workpool.js';
+import { progpowCacheFor } from './progpow_cache.js';
 
 export const POW_JOB = 'verifyPow';
 
@@ -86,11 +89,18 @@ export function decodePowItem(bytes: Uint8Array): PowItem | null {
   };
 }
 
-// Building an epoch cache costs seconds; a worker keeps the two latest (an epoch boundary).
+/**
+ * Where workers persist ProgPoW epoch caches (jobs/progpow_cache.ts), so a restart loads them
+ * instead of spending seconds per epoch rebuilding. Set it before the pool starts: workers copy
+ * the environment when they are created. Unset, each worker keeps its caches in memory only.
+ */
+export const PROGPOW_CACHE_DIR_ENV = 'MWNODE_PROGPOW_CACHE_DIR';
+
+// Without a directory a worker keeps the two latest epochs (an epoch boundary) in memory.
 const EPOCHS_KEPT = 2;
 const epochCaches = new Map<number, EpochCache>();
 
-function progpowCache(epoch: number): EpochCache {
+function inMemoryCache(epoch: number): EpochCache {
   let cache = epochCaches.get(epoch);
   if (cache === undefined) {
     cache = buildEpochCache(epoch);
@@ -101,10 +111,26 @@ function progpowCache(epoch: number): EpochCache {
   return cache;
 }
 
-function difficultyBytes(value: bigint): Uint8Array {
+function progpowCache(epoch: number): EpochCache {
+  const dir = process.env[PROGPOW_CACHE_DIR_ENV];
+  return dir ? progpowCacheFor(dir).get(epoch) : inMemoryCache(epoch);
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A number while exact (cheap to clone across threads), else 8 big-endian bytes. */
+function difficultyValue(value: bigint): number | Uint8Array {
+  if (value <= SAFE) return Number(value);
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, value, false);
   return out;
+}
+
+function difficultyFrom(value: Uint8Array | number | boolean | undefined): bigint {
+  if (typeof value === 'number') return BigInt(value);
+  if (value instanceof Uint8Array && value.length === 8)
+    return new DataView(value.buffer, value.byteOffset, 8).getBigUint64(0, false);
+  throw new TypeError('a PoW job result without a difficulty');
 }
 
 function verifyItem(bytes: Uint8Array): JobResult {
@@ -119,7 +145,7 @@ function verifyItem(bytes: Uint8Array): JobResult {
     const pow = { proof: item.proof, secondaryScaling: prePowSecondaryScaling(item.prePow) };
     const achieved = powDifficulty(params, prePowHeight(item.prePow), pow, verified.progpowFinal);
     if (achieved < item.target) return { ok: false, code: 'DifficultyTooLow' };
-    return { ok: true, value: difficultyBytes(achieved) };
+    return { ok: true, value: difficultyValue(achieved) };
   } catch (e) {
     if (e instanceof PowError) return { ok: false, code: e.code };
     throw e;
@@ -149,8 +175,6 @@ export async function verifyPows(pool: WorkPool, items: readonly PowItem[]): Pro
   );
   return results.map((r) => {
     if (!r.ok) return { ok: false, code: r.code as PowFailure };
-    const value = r.value as Uint8Array;
-    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
-    return { ok: true, difficulty: view.getBigUint64(0, false) };
+    return { ok: true, difficulty: difficultyFrom(r.value) };
   });
 }
