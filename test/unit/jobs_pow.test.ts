@@ -2,12 +2,17 @@
 // difficulty, every invalid one with the exact cause, undecodable bytes as CorruptedData,
 // RandomX as unavailable — and the verdicts stay in item order across chunks and workers.
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { hashDifficulty } from '../../core/consensus/difficulty.js';
 import { genesisHeader } from '../../core/genesis.js';
 import { setPrePowNonce } from '../../core/pow/keys.js';
 import { md5Proof } from '../../core/pow/md5.js';
+import { progpowHash, progpowHeaderHash } from '../../core/pow/progpow/index.js';
 import { powDifficulty } from '../../core/pow/target.js';
+import { verifyPow } from '../../core/pow/verify.js';
 import { prePow } from '../../core/ser/header.js';
 import type { Proof } from '../../core/types/pow.js';
 import {
@@ -16,9 +21,16 @@ import {
   POW_JOB,
   type PowItem,
   type PowVerdict,
+  PROGPOW_CACHE_DIR_ENV,
   verifyPows,
 } from '../../jobs/pow.js';
+import { progpowCacheFor } from '../../jobs/progpow_cache.js';
 import { WorkPool } from '../../runtime/workpool.js';
+
+// The epoch-0 ProgPoW cache is built once (seconds) and persisted here, where the pool's
+// workers load it; later runs load it too. Workers copy the environment when created.
+const PROGPOW_DIR = join(tmpdir(), 'mwnode-test-progpow');
+process.env[PROGPOW_CACHE_DIR_ENV] = PROGPOW_DIR;
 
 const SEED = new Uint8Array(32);
 const big = (xs: readonly number[]): bigint[] => xs.map(BigInt);
@@ -209,5 +221,33 @@ describe('the PoW job in the worker pool', () => {
       results.map((r) => (r.ok ? 'ok' : r.code)),
       ['CorruptedData', 'ok', 'CorruptedData', 'CorruptedData', 'CorruptedData'],
     );
+  });
+
+  it('ProgPoW: a valid proof gives the difficulty of its final hash; one flipped mix bit fails', async () => {
+    const header = { ...genesisHeader('usernet'), height: 1n };
+    const pre = setPrePowNonce(prePow(header, CHAIN_PARAMS.usernet), 0xdead_beefn);
+    const cache = progpowCacheFor(PROGPOW_DIR).get(0);
+    const expected = progpowHash(cache, progpowHeaderHash(pre), 1n, 0xdead_beefn);
+    const item: PowItem = {
+      ...valid,
+      algorithm: 'progpow',
+      target: 1n,
+      prePow: pre,
+      proof: { kind: 'ProgPow', mix: expected.mix },
+    };
+    const direct = verifyPow(pre, item, 'progpow', { proofSize: 42, progpow: () => cache });
+    assert.deepEqual(direct.progpowFinal, expected.final);
+    const flipped = expected.mix.slice();
+    flipped[31] = (flipped[31] as number) ^ 0x80;
+    const verdicts = await verifyPows(pool, [
+      item,
+      { ...item, proof: { kind: 'ProgPow', mix: flipped } },
+      { ...item, target: hashDifficulty(expected.final) + 1n },
+    ]);
+    assert.deepEqual(verdicts, [
+      { ok: true, difficulty: hashDifficulty(expected.final) },
+      { ok: false, code: 'InvalidProgPow' },
+      { ok: false, code: 'DifficultyTooLow' },
+    ]);
   });
 });
