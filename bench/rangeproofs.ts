@@ -13,7 +13,7 @@ import {
   verifyRange,
   verifyRangeBatch,
 } from '../core/crypto/bulletproof/batch.js';
-import { prepareFixedGenerators } from '../core/crypto/bulletproof/msm.js';
+import { prepareFixedGenerators } from '../core/crypto/bulletproof/fixed_msm.js';
 import { proveRange } from '../core/crypto/bulletproof/prover.js';
 import type { Measurement } from './lib/harness.js';
 import { saveResults } from './lib/harness.js';

@@ -22,9 +22,9 @@ import {
   secretKeyFromBytes,
   sumPoints,
 } from './curve.js';
-import { fmul } from './ec_field.js';
-import { jacXEquals, mulAddG } from './ec_mul.js';
-import { addAffine as addJacAffine } from './ec_point.js';
+import { fmul, fneg } from './ec/field.js';
+import { mulAddG } from './ec/glv.js';
+import { addAffine as addJacAffine, jacXEquals } from './ec/point.js';
 
 /** Raw and compact signature length. */
 export const SIG_SIZE = 64;
@@ -178,7 +178,7 @@ export function checkSchnorr(
   let rp = mulAddG(s, p.toAffine(), modN(-e));
   if (extra !== null) {
     const x = extra.toAffine();
-    rp = addJacAffine(rp, x.x, FIELD_P - x.y);
+    rp = addJacAffine(rp, x.x, fneg(x.y));
   }
   if (!jacXEquals(rp, r)) return false;
   return isPartial || isQuadResidue(fmul(rp.y, rp.z));

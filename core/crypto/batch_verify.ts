@@ -8,7 +8,7 @@
 // after all (r, s, P, m) are, so a forger cannot tune a bad signature against them, and the same
 // batch always gives the same answer (reproducible failures, no RNG state to seed in worker
 // threads). libsecp256k1-zkp's schnorrsig batch verifier seeds its randomizers the same way.
-import { pippenger } from '@noble/curves/abstract/curve.js';
+import { pippenger as noblePippenger } from '@noble/curves/abstract/curve.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes } from '../bytes.js';
 import { challenge, splitSignature } from './aggsig.js';
@@ -21,9 +21,10 @@ import {
   pointFromCompressed,
   pointToCompressed,
 } from './curve.js';
-import { fmul, fneg, fsqr } from './ec_field.js';
-import { type Affine, msmIsInfinity } from './ec_msm.js';
-import { jacXEquals, mulAddG } from './ec_mul.js';
+import { fmul, fneg, fsqr } from './ec/field.js';
+import { mulAddG } from './ec/glv.js';
+import { pippenger } from './ec/pippenger.js';
+import { type Affine, jacXEquals } from './ec/point.js';
 
 /** One signature to check: raw 64-byte signature, 32-byte message, compressed public key. */
 export interface SigCheck {
@@ -43,7 +44,7 @@ export interface PreparedSig {
 }
 
 /**
- * How to evaluate the combined equation: 'pippenger' is ours (ec_msm.ts), 'noble-pippenger' is
+ * How to evaluate the combined equation: 'pippenger' is ours (ec/pippenger.ts), 'noble-pippenger' is
  * @noble/curves' generic one, 'naive' sums one double multiplication per signature; 'auto'
  * picks by batch size from the measurements in bench/kernels.ts.
  */
@@ -152,12 +153,12 @@ function evaluate(items: PreparedSig[], strategy: MsmStrategy): boolean {
   const { points, scalars } = msmTerms(items);
   switch (strategy) {
     case 'noble-pippenger':
-      return pippenger(Point, points.map(toPoint), scalars).is0();
+      return noblePippenger(Point, points.map(toPoint), scalars).is0();
     case 'naive':
       return naiveIsInfinity(points, scalars);
     case 'pippenger':
     case 'auto':
-      return msmIsInfinity(points, scalars);
+      return pippenger(points, scalars).z === 0n;
   }
 }
 

@@ -3,19 +3,20 @@
 // @noble/curves projective points; callers outside core/crypto should prefer the byte APIs.
 import type { WeierstrassPoint } from '@noble/curves/abstract/weierstrass.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { FIELD_P, fadd, fmul, fsqr, fsqrt } from './ec/field.js';
+import { batchInvert, invMod } from './ec/invert.js';
+
+export { FIELD_P };
 
 /** A secp256k1 point (projective, from @noble/curves). */
 export type Point = WeierstrassPoint<bigint>;
 /** The point constructor: `Point.BASE` is G, `Point.ZERO` the point at infinity. */
 export const Point = secp256k1.Point;
 
-/** The field prime p. */
-export const FIELD_P = 0xfffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2fn;
 /** The group order n. */
 export const CURVE_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const Fp = Point.Fp;
-const SQRT_EXP = (FIELD_P + 1n) / 4n;
 
 /** Thrown for any malformed scalar, point or encoding. */
 export class CurveError extends Error {
@@ -34,10 +35,29 @@ export function bytesToBigInt(b: Uint8Array): bigint {
 /** 32-byte big-endian encoding of 0 <= v < 2^256. */
 export function bigIntTo32(v: bigint): Uint8Array {
   if (v < 0n || v >> 256n !== 0n) throw new CurveError('integer does not fit in 32 bytes');
-  const hex = v.toString(16).padStart(64, '0');
   const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  writeU256(out, 0, v);
   return out;
+}
+
+// The 32-byte reads and writes below skip hex strings: they are hot in proof verification.
+
+/** Big-endian integer of the 32 bytes at `offset`. */
+export function readU256(bytes: Uint8Array, offset = 0): bigint {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, 32);
+  let r = 0n;
+  for (let i = 0; i < 4; i++) r = (r << 64n) | view.getBigUint64(8 * i, false);
+  return r;
+}
+
+/** Writes 0 <= v < 2^256 as 32 big-endian bytes at `offset` (higher bits are dropped). */
+export function writeU256(out: Uint8Array, offset: number, v: bigint): void {
+  const view = new DataView(out.buffer, out.byteOffset + offset, 32);
+  let rest = v;
+  for (let i = 3; i >= 0; i--) {
+    view.setBigUint64(8 * i, rest & 0xffffffffffffffffn, false);
+    rest >>= 64n;
+  }
 }
 
 // --- scalars mod n --------------------------------------------------------------------------
@@ -99,7 +119,12 @@ export function scalarMul(a: bigint, b: bigint): bigint {
 export function scalarInv(a: bigint): bigint {
   const r = modN(a);
   if (r === 0n) throw new CurveError('cannot invert zero');
-  return Point.Fn.inv(r);
+  return invMod(r, CURVE_N);
+}
+
+/** The inverses mod n of many scalars, each non-zero mod n, for one inversion. */
+export function scalarInvBatch(values: readonly bigint[]): bigint[] {
+  return batchInvert(values, scalarMul, scalarInv);
 }
 
 // --- field: QR rule and lifting -------------------------------------------------------------
@@ -130,10 +155,8 @@ function jacobiP(value: bigint): number {
 /** The QR square root of x³ + 7, or null when x is not on the curve (`ge_set_xquad`). */
 export function liftXQuadY(x: bigint): bigint | null {
   if (x < 0n || x >= FIELD_P) return null;
-  const rhs = Fp.add(Fp.mul(Fp.sqr(x), x), 7n);
-  // (p+1)/4 is even, so this root is itself a square: it is the QR choice without a test.
-  const y = Fp.pow(rhs, SQRT_EXP);
-  return Fp.sqr(y) === rhs ? y : null;
+  // fsqrt's root is itself a square: it is the QR choice without a test.
+  return fsqrt(fadd(fmul(fsqr(x), x), 7n));
 }
 
 /** The point with this x and a QR y; throws when x does not lift. */

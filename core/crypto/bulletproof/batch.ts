@@ -2,10 +2,9 @@
 // that names the bad proofs of a failed batch. A batch is one equation: every proof's two
 // checks scaled by fresh random 128-bit weights, the fixed-generator scalars summed across the
 // batch, and all per-proof points in one Pippenger multiplication.
-import { modN } from '../curve.js';
+import { modN, scalarInvBatch } from '../curve.js';
+import { FIXED_COUNT, msmIsZero } from './fixed_msm.js';
 import { IP_ROUNDS } from './layout.js';
-import { FIXED_COUNT, msmIsZero } from './msm.js';
-import { batchInvN } from './scalar.js';
 import { addProofTerms, type ParsedProof, parseProof, type TermSink } from './verifier.js';
 
 /** Shaped like core/types Output, so outputs can be passed as they are. */
@@ -37,10 +36,9 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
   if (proofs.length === 0) return true;
   const toInvert: bigint[] = [];
   for (const p of proofs) toInvert.push(p.y, ...p.xs);
-  const inv = batchInvN(toInvert);
+  const inv = scalarInvBatch(toInvert);
   const sink: TermSink = {
-    xs: [],
-    ys: [],
+    points: [],
     scalars: [],
     fixed: new Array<bigint>(FIXED_COUNT).fill(0n),
   };
@@ -51,7 +49,7 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
     const xInvs = inv.slice(base + 1, base + stride);
     addProofTerms(p, yInv, xInvs, randomWeight(), randomWeight(), sink);
   });
-  return msmIsZero(sink.fixed.map(modN), sink.xs, sink.ys, sink.scalars);
+  return msmIsZero(sink.fixed.map(modN), sink.points, sink.scalars);
 }
 
 /** Verifies one proof against its commitment. */

@@ -1,7 +1,7 @@
 // scalar_chacha20: two scalars drawn from one ChaCha20 block keyed by a 32-byte nonce, as the
 // secp256k1-zkp prover derives its blinding values. Word 15 of the input counts retries, which
 // only happen when a 256-bit half of the block is not below the group order.
-import { CURVE_N } from './scalar.js';
+import { CURVE_N } from '../curve.js';
 
 const state = new Uint32Array(16);
 const work = new Uint32Array(16);

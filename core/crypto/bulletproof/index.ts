@@ -21,7 +21,7 @@ export {
   type SwitchType,
   ViewKeyBuilder,
 } from './builders.js';
+export { prepareFixedGenerators } from './fixed_msm.js';
 export { PROOF_SIZE, rangeProofLength } from './layout.js';
-export { prepareFixedGenerators } from './msm.js';
 export { PROOF_MESSAGE_SIZE, type ProveInput, proveRange } from './prover.js';
 export { type RewoundProof, rewindRange } from './rewind.js';

@@ -1,11 +1,10 @@
 // Prover side of the secp256k1-zkp inner-product argument (64 → 2 in five rounds). Pairs are
 // adjacent (even, odd) elements. Instead of folding generator points, each original G_i / H_i
 // keeps a scalar coefficient, so every L and R is one fixed-generator multiplication.
-import { CURVE_N } from '../curve.js';
+import { CURVE_N, scalarInv, writeU256 } from '../curve.js';
+import { FIXED_COUNT, FIXED_G, FIXED_HI, fixedMsm } from './fixed_msm.js';
 import { IP_ROUNDS, lrOffset, OFF_A1, OFF_LR_FLAGS, RANGE_PROOF_BITS } from './layout.js';
-import { FIXED_COUNT, FIXED_G, FIXED_HI, fixedMsm } from './msm.js';
 import { toFlaggedX } from './points.js';
-import { invN, writeU256 } from './scalar.js';
 import type { Transcript } from './transcript.js';
 
 const N = RANGE_PROOF_BITS;
@@ -89,7 +88,7 @@ export function proveInnerProduct(
     transcript.absorbPair(l.x, l.nonQr, r.x, r.nonQr);
     const x = transcript.challenge();
     if (x === null) throw new Error('inner-product challenge out of range');
-    const xInv = invN(x);
+    const xInv = scalarInv(x);
     a = fold(a, x, xInv);
     b = fold(b, xInv, x);
     scaleBlocks(gCoef, block, xInv, x);

@@ -22,6 +22,11 @@ export const OFF_B2 = 321;
 export const OFF_LR_FLAGS = 353;
 export const OFF_LR = 355;
 
+/** Byte offset of the x-coordinate of point k of (A, S, T1, T2). */
+export function mainOffset(k: 0 | 1 | 2 | 3): number {
+  return OFF_A + 32 * k;
+}
+
 /** Byte offset of the x-coordinate of L_j (side 0) or R_j (side 1). */
 export function lrOffset(j: number, side: 0 | 1): number {
   return OFF_LR + 32 * (2 * j + side);

@@ -1,7 +1,6 @@
 // Points as the bulletproof wire format holds them: a 32-byte x and a "y is not a QR" flag.
-import { bigIntTo32, FIELD_P, isQuadResidue, Point } from '../curve.js';
-import { sqrtP } from './ec.js';
-import { readU256 } from './scalar.js';
+import { bigIntTo32, FIELD_P, isQuadResidue, liftXQuadY, type Point, readU256 } from '../curve.js';
+import type { Affine } from '../ec/point.js';
 
 export interface FlaggedX {
   readonly x: Uint8Array;
@@ -15,30 +14,12 @@ export function toFlaggedX(p: Point): FlaggedX {
 }
 
 /**
- * Decodes 32 bytes of x (at `offset`) and a flag, appending the affine coordinates to xs/ys;
- * false when x ≥ p or x is not on the curve. (The C code reduces an x ≥ p instead; honest
- * proofs never contain one.)
+ * Decodes 32 bytes of x (at `offset`) and a flag into an affine point; null when x ≥ p or x is
+ * not on the curve. (The C code reduces an x ≥ p instead; honest proofs never contain one.)
  */
-export function decodeFlaggedX(
-  bytes: Uint8Array,
-  offset: number,
-  nonQr: boolean,
-  xs: bigint[],
-  ys: bigint[],
-): boolean {
+export function decodeFlaggedX(bytes: Uint8Array, offset: number, nonQr: boolean): Affine | null {
   const x = readU256(bytes, offset);
-  if (x >= FIELD_P) return false;
-  const y = sqrtP((((x * x) % FIELD_P) * x + 7n) % FIELD_P);
-  if (y === null) return false;
-  xs.push(x);
-  ys.push(nonQr && y !== 0n ? FIELD_P - y : y);
-  return true;
-}
-
-/** The same decoding as a point; null when x does not lift. */
-export function fromFlaggedX(bytes: Uint8Array, offset: number, nonQr: boolean): Point | null {
-  const xs: bigint[] = [];
-  const ys: bigint[] = [];
-  if (!decodeFlaggedX(bytes, offset, nonQr, xs, ys)) return null;
-  return Point.fromAffine({ x: xs[0] as bigint, y: ys[0] as bigint });
+  const y = liftXQuadY(x);
+  if (y === null) return null;
+  return { x, y: nonQr && y !== 0n ? FIELD_P - y : y };
 }

@@ -3,24 +3,13 @@
 // them back (rewind.ts). Not constant-time: run it only where timing is not observable.
 
 import { commitPoint } from '../commit.js';
-import { CURVE_N, modN, secretKeyFromBytes } from '../curve.js';
+import { CURVE_N, modN, readU256, scalarInv, secretKeyFromBytes, writeU256 } from '../curve.js';
 import { H_X } from '../generators.js';
 import { scalarChacha20 } from './chacha.js';
+import { FIXED_COUNT, FIXED_G, FIXED_H, FIXED_HI, fixedMsm } from './fixed_msm.js';
 import { proveInnerProduct } from './inner_product.js';
-import {
-  OFF_A,
-  OFF_FLAGS,
-  OFF_MU,
-  OFF_S,
-  OFF_T,
-  OFF_T1,
-  OFF_T2,
-  PROOF_SIZE,
-  RANGE_PROOF_BITS,
-} from './layout.js';
-import { FIXED_COUNT, FIXED_G, FIXED_H, FIXED_HI, fixedMsm } from './msm.js';
+import { mainOffset, OFF_FLAGS, OFF_MU, OFF_T, PROOF_SIZE, RANGE_PROOF_BITS } from './layout.js';
 import { type FlaggedX, toFlaggedX } from './points.js';
-import { batchInvN, readU256, writeU256 } from './scalar.js';
 import { Transcript } from './transcript.js';
 
 const N = RANGE_PROOF_BITS;
@@ -55,9 +44,10 @@ export function embeddedValue(value: bigint, message: Uint8Array | null | undefi
   return readU256(buf);
 }
 
-function writePoint(proof: Uint8Array, offset: number, bit: number, p: FlaggedX): void {
-  proof.set(p.x, offset);
-  if (p.nonQr) proof[OFF_FLAGS] = (proof[OFF_FLAGS] as number) | (1 << bit);
+/** Writes point k of (A, S, T1, T2): its x and its flag bit k. */
+function writePoint(proof: Uint8Array, k: 0 | 1 | 2 | 3, p: FlaggedX): void {
+  proof.set(p.x, mainOffset(k));
+  if (p.nonQr) proof[OFF_FLAGS] = (proof[OFF_FLAGS] as number) | (1 << k);
 }
 
 /** l(X) = l0 + l1·X and r(X) = r0 + r1·X coefficient vectors (reference §4.5 step 5). */
@@ -115,8 +105,8 @@ export function proveRange(input: ProveInput): Uint8Array {
   sScalars[FIXED_G] = rho;
   const pa = toFlaggedX(fixedMsm(aScalars));
   const ps = toFlaggedX(fixedMsm(sScalars));
-  writePoint(proof, OFF_A, 0, pa);
-  writePoint(proof, OFF_S, 1, ps);
+  writePoint(proof, 0, pa);
+  writePoint(proof, 1, ps);
   transcript.absorbPair(pa.x, pa.nonQr, ps.x, ps.nonQr);
   const y = challengeOrThrow(transcript);
   transcript.absorbPair(pa.x, pa.nonQr, ps.x, ps.nonQr);
@@ -132,8 +122,8 @@ export function proveRange(input: ProveInput): Uint8Array {
   tScalars[FIXED_H] = t2;
   tScalars[FIXED_G] = tau2;
   const pt2 = toFlaggedX(fixedMsm(tScalars));
-  writePoint(proof, OFF_T1, 2, pt1);
-  writePoint(proof, OFF_T2, 3, pt2);
+  writePoint(proof, 2, pt1);
+  writePoint(proof, 3, pt2);
   transcript.absorbPair(pt1.x, pt1.nonQr, pt2.x, pt2.nonQr);
   const x = challengeOrThrow(transcript);
 
@@ -155,7 +145,7 @@ export function proveRange(input: ProveInput): Uint8Array {
 
 /** y^-i for i < 64. */
 export function yInversePowers(y: bigint): bigint[] {
-  const [yInv] = batchInvN([y]) as [bigint];
+  const yInv = scalarInv(y);
   const out: bigint[] = [1n];
   for (let i = 1; i < N; i++) out.push(((out[i - 1] as bigint) * yInv) % CURVE_N);
   return out;

@@ -1,8 +1,7 @@
 // Hashing to the curve as secp256k1-zkp's generator module does: the Shallue–van de Woestijne
 // map and generator_generate (two SHA-256 derived field elements, mapped and added).
 import { sha256 } from '@noble/hashes/sha2.js';
-import { FIELD_P, isQuadResidue, liftXQuadY, Point } from '../curve.js';
-import { readU256 } from './scalar.js';
+import { FIELD_P, isQuadResidue, liftXQuadY, Point, readU256 } from '../curve.js';
 
 const Fp = Point.Fp;
 /** √−3 mod p. */

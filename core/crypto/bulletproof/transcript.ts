@@ -2,7 +2,9 @@
 // absorbed in pairs as (x-coordinates, one byte of "y is not a QR" flags), so the verifier can
 // hash them straight from the proof bytes without decoding.
 import { sha256 } from '@noble/hashes/sha2.js';
-import { CURVE_N, readU256 } from './scalar.js';
+import { CURVE_N, readU256 } from '../curve.js';
+import { H_X } from '../generators.js';
+import { mainNonQr, mainOffset } from './layout.js';
 
 export class Transcript {
   private c: Uint8Array = new Uint8Array(32);
@@ -32,4 +34,35 @@ export class Transcript {
   state(): Uint8Array {
     return this.c.slice();
   }
+}
+
+/** The transcript after x, and the challenges y, z, x (each null when out of range). */
+export interface OpeningChallenges {
+  readonly transcript: Transcript;
+  readonly y: bigint | null;
+  readonly z: bigint | null;
+  readonly x: bigint | null;
+}
+
+/**
+ * Replays the transcript from a proof's bytes up to x: commitment and H, then A and S (for y,
+ * and again for z), then T1 and T2. Shared by the verifier and rewind.
+ */
+export function replayOpening(commitment: Uint8Array, proof: Uint8Array): OpeningChallenges {
+  const tr = new Transcript();
+  tr.absorbPair(commitment.subarray(1, 33), ((commitment[0] as number) & 1) === 1, H_X, true);
+  const pair = (k: 0 | 2) => {
+    const [a, b] = [mainOffset(k), mainOffset((k + 1) as 1 | 3)];
+    tr.absorbPair(
+      proof.subarray(a, a + 32),
+      mainNonQr(proof, k),
+      proof.subarray(b, b + 32),
+      mainNonQr(proof, k + 1),
+    );
+    return tr.challenge();
+  };
+  const y = pair(0);
+  const z = pair(0);
+  const x = pair(2);
+  return { transcript: tr, y, z, x };
 }

@@ -2,27 +2,23 @@
 // of one multi-scalar equation: per-proof points (V, A, S, T1, T2, L_j, R_j) with their scalars,
 // plus contributions to the 130 fixed-generator scalars. Both equations of a proof get their own
 // random weight, so one check of Σ = O covers one proof or a whole batch.
-import { CURVE_N } from '../curve.js';
-import { H_X } from '../generators.js';
+import { CURVE_N, readU256 } from '../curve.js';
+import type { Affine } from '../ec/point.js';
+import { FIXED_G, FIXED_H, FIXED_HI } from './fixed_msm.js';
 import {
   IP_ROUNDS,
   lrNonQr,
   lrOffset,
   mainNonQr,
-  OFF_A,
+  mainOffset,
   OFF_A1,
   OFF_MU,
-  OFF_S,
   OFF_T,
-  OFF_T1,
-  OFF_T2,
   PROOF_SIZE,
   RANGE_PROOF_BITS,
 } from './layout.js';
-import { FIXED_G, FIXED_H, FIXED_HI } from './msm.js';
 import { decodeFlaggedX } from './points.js';
-import { readU256 } from './scalar.js';
-import { Transcript } from './transcript.js';
+import { replayOpening } from './transcript.js';
 
 const N = RANGE_PROOF_BITS;
 /** 2^64 − 1 = Σ 2^i. */
@@ -30,10 +26,8 @@ const ONES = (1n << 64n) - 1n;
 
 /** A structurally valid proof: its points decoded, scalars read and challenges derived. */
 export interface ParsedProof {
-  /** Affine x of V, A, S, T1, T2, then L_0, R_0, …, L_4, R_4. */
-  readonly px: readonly bigint[];
-  /** Their affine y. */
-  readonly py: readonly bigint[];
+  /** V, A, S, T1, T2, then L_0, R_0, …, L_4, R_4. */
+  readonly points: readonly Affine[];
   readonly tauxNeg: bigint;
   readonly muNeg: bigint;
   readonly t: bigint;
@@ -52,24 +46,22 @@ function nonZeroScalar(proof: Uint8Array, offset: number): bigint | null {
   return v === 0n || v >= CURVE_N ? null : v;
 }
 
-const MAIN_OFFSETS = [OFF_A, OFF_S, OFF_T1, OFF_T2];
-
 /** V from the 08/09 commitment, then the proof's 14 points; null if any does not decode. */
-function decodePoints(commitment: Uint8Array, proof: Uint8Array) {
-  const xs: bigint[] = [];
-  const ys: bigint[] = [];
+function decodePoints(commitment: Uint8Array, proof: Uint8Array): Affine[] | null {
   const prefix = commitment[0] as number;
-  if ((prefix & 0xfe) !== 0x08 || !decodeFlaggedX(commitment, 1, (prefix & 1) === 1, xs, ys)) {
-    return null;
-  }
-  for (let k = 0; k < 4; k++) {
-    if (!decodeFlaggedX(proof, MAIN_OFFSETS[k] as number, mainNonQr(proof, k), xs, ys)) return null;
-  }
+  if ((prefix & 0xfe) !== 0x08) return null;
+  const wire: [Uint8Array, number, boolean][] = [[commitment, 1, (prefix & 1) === 1]];
+  for (const k of [0, 1, 2, 3] as const) wire.push([proof, mainOffset(k), mainNonQr(proof, k)]);
   for (let k = 0; k < 2 * IP_ROUNDS; k++) {
-    const off = lrOffset(k >> 1, (k & 1) as 0 | 1);
-    if (!decodeFlaggedX(proof, off, lrNonQr(proof, k), xs, ys)) return null;
+    wire.push([proof, lrOffset(k >> 1, (k & 1) as 0 | 1), lrNonQr(proof, k)]);
   }
-  return { px: xs, py: ys };
+  const points: Affine[] = [];
+  for (const [bytes, offset, nonQr] of wire) {
+    const p = decodeFlaggedX(bytes, offset, nonQr);
+    if (p === null) return null;
+    points.push(p);
+  }
+  return points;
 }
 
 function readScalars(proof: Uint8Array): bigint[] | null {
@@ -85,32 +77,21 @@ function readScalars(proof: Uint8Array): bigint[] | null {
 
 /** Replays the transcript; null when any challenge is out of range. */
 function challenges(commitment: Uint8Array, proof: Uint8Array) {
-  const tr = new Transcript();
-  tr.absorbPair(commitment.subarray(1, 33), ((commitment[0] as number) & 1) === 1, H_X, true);
-  const x = (off: number) => proof.subarray(off, off + 32);
-  tr.absorbPair(x(OFF_A), mainNonQr(proof, 0), x(OFF_S), mainNonQr(proof, 1));
-  const y = tr.challenge();
-  tr.absorbPair(x(OFF_A), mainNonQr(proof, 0), x(OFF_S), mainNonQr(proof, 1));
-  const z = tr.challenge();
-  tr.absorbPair(x(OFF_T1), mainNonQr(proof, 2), x(OFF_T2), mainNonQr(proof, 3));
-  const xc = tr.challenge();
+  const { transcript: tr, y, z, x } = replayOpening(commitment, proof);
+  const at = (off: number) => proof.subarray(off, off + 32);
   tr.absorb(proof.subarray(0, 64));
-  tr.absorb(x(OFF_T));
+  tr.absorb(at(OFF_T));
   const u = tr.challenge();
-  if (y === null || z === null || xc === null || u === null) return null;
+  if (y === null || z === null || x === null || u === null) return null;
   const xs: bigint[] = [];
   for (let j = 0; j < IP_ROUNDS; j++) {
-    tr.absorbPair(
-      x(lrOffset(j, 0)),
-      lrNonQr(proof, 2 * j),
-      x(lrOffset(j, 1)),
-      lrNonQr(proof, 2 * j + 1),
-    );
+    const [l, r] = [lrOffset(j, 0), lrOffset(j, 1)];
+    tr.absorbPair(at(l), lrNonQr(proof, 2 * j), at(r), lrNonQr(proof, 2 * j + 1));
     const xj = tr.challenge();
     if (xj === null) return null;
     xs.push(xj);
   }
-  return { y, z, x: xc, u, xs };
+  return { y, z, x, u, xs };
 }
 
 /**
@@ -134,13 +115,12 @@ export function parseProof(commitment: Uint8Array, proof: Uint8Array): ParsedPro
     bigint,
     bigint,
   ];
-  return { ...points, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
+  return { points, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
 }
 
 /** Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. */
 export interface TermSink {
-  readonly xs: bigint[];
-  readonly ys: bigint[];
+  readonly points: Affine[];
   readonly scalars: bigint[];
   readonly fixed: bigint[];
 }
@@ -181,8 +161,7 @@ export function addProofTerms(
     yPow = (yPow * y) % n;
   }
   const delta = ((z - zz) * (ySum % n) - ((zz * z) % n) * ONES) % n;
-  sink.xs.push(...p.px);
-  sink.ys.push(...p.py);
+  sink.points.push(...p.points);
   const lr: bigint[] = [];
   for (let j = 0; j < IP_ROUNDS; j++) {
     const xj2 = ((xs[j] as bigint) * (xs[j] as bigint)) % n;

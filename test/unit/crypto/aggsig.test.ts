@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { concatBytes, fromHex, toHex } from '../../../core/bytes.js';
+import { concatBytes, toHex } from '../../../core/bytes.js';
 import {
   AggsigError,
   addSignatures,
@@ -31,12 +31,7 @@ import {
   pointFromCompressed,
   pointToCompressed,
 } from '../../../core/crypto/curve.js';
-
-function hex(h: string): Uint8Array {
-  const b = fromHex(h);
-  if (b === null) throw new Error(`bad hex in test: ${h}`);
-  return b;
-}
+import { hex } from '../../support/crypto.js';
 
 const MSG = sha256(new TextEncoder().encode('mwnode aggsig test'));
 const SK = bigIntTo32(0x3b1f5c0d2e4a69788f9d0c1b2a39485766a5b4c3d2e1f00112233445566778n);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { concatBytes, fromHex, toHex } from '../../../core/bytes.js';
+import { concatBytes, toHex } from '../../../core/bytes.js';
 import {
   findInvalidRangeProofs,
   verifyRange,
@@ -29,12 +29,7 @@ import { generatorGenerate, shallueVanDeWoestijne } from '../../../core/crypto/b
 import { Transcript } from '../../../core/crypto/bulletproof/transcript.js';
 import { commit } from '../../../core/crypto/commit.js';
 import { bigIntTo32, CURVE_N, FIELD_P } from '../../../core/crypto/curve.js';
-
-function hex(h: string): Uint8Array {
-  const b = fromHex(h);
-  if (b === null) throw new Error(`bad hex ${h}`);
-  return b;
-}
+import { hex } from '../../support/crypto.js';
 
 function xyHex(p: { toAffine(): { x: bigint; y: bigint } }): [string, string] {
   const a = p.toAffine();

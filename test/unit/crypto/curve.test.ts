@@ -1,10 +1,10 @@
 // The curve layer: scalar arithmetic mod n, the QR rule, lifting, the four point encodings and
-// the fixed generators (crypto reference §1, §2.1, §8.1).
+// the fixed generators (crypto reference §1, §2.1, §8.1). The fast arithmetic beneath is
+// tested in ec.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pippenger } from '@noble/curves/abstract/curve.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { concatBytes, fromHex, toHex } from '../../../core/bytes.js';
+import { concatBytes, toHex } from '../../../core/bytes.js';
 import {
   bigIntTo32,
   bytesToBigInt,
@@ -35,10 +35,6 @@ import {
   secretKeyFromBytes,
   sumPoints,
 } from '../../../core/crypto/curve.js';
-import { finv, fmul, fred, fsqr, fsub } from '../../../core/crypto/ec_field.js';
-import { msmIsInfinity } from '../../../core/crypto/ec_msm.js';
-import { jacXEquals, mulAddG, splitScalar } from '../../../core/crypto/ec_mul.js';
-import { toAffineBatch } from '../../../core/crypto/ec_point.js';
 import {
   G_X,
   G_Y,
@@ -51,12 +47,7 @@ import {
   J_X,
   J_Y,
 } from '../../../core/crypto/generators.js';
-
-function hex(h: string): Uint8Array {
-  const b = fromHex(h);
-  if (b === null) throw new Error(`bad hex in test: ${h}`);
-  return b;
-}
+import { hex } from '../../support/crypto.js';
 
 const TWO_G_X = 'c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5';
 const TWO_G_Y = 0x1ae168fea63dc339a3c58419466ceaeef7f632653266d0e1236431a950cfe52an;
@@ -217,90 +208,5 @@ describe('generators (§2.1, §8.1)', () => {
     );
     assert.equal(GEN_J.y, bytesToBigInt(J_Y));
     GEN_J.assertValidity();
-  });
-});
-
-describe('fast arithmetic (ec_field, ec_point, ec_mul, ec_msm) against @noble/curves', () => {
-  // Deterministic pseudo-random scalars: SHA-256 chain.
-  let state = new Uint8Array(32);
-  const next = (): bigint => {
-    state = sha256(state);
-    return bytesToBigInt(state) % CURVE_N;
-  };
-  const affineOf = (j: { x: bigint; y: bigint; z: bigint }) => {
-    const zi = finv(j.z);
-    return { x: fmul(j.x, fsqr(zi)), y: fmul(j.y, fmul(fsqr(zi), zi)) };
-  };
-
-  it('field multiply, fold and inverse agree with bigint %', () => {
-    for (let i = 0; i < 50; i++) {
-      const a = next() % FIELD_P;
-      const b = (next() * 3n) % FIELD_P;
-      assert.equal(fmul(a, b), (a * b) % FIELD_P);
-      assert.equal(fsub(a, b), (a - b + FIELD_P) % FIELD_P);
-      if (a !== 0n) assert.equal(fmul(finv(a), a), 1n);
-    }
-    assert.equal(fred(FIELD_P * FIELD_P - 1n), (FIELD_P * FIELD_P - 1n) % FIELD_P);
-  });
-
-  it('s·G + t·P matches mulAddUnsafe, including zero scalars, doubling and infinity', () => {
-    for (let i = 0; i < 40; i++) {
-      const s = i === 0 ? 0n : next();
-      const t = i === 1 ? 0n : next();
-      const p = Point.BASE.multiply(next() + 1n);
-      const ours = affineOf(mulAddG(s, p.toAffine(), t));
-      assert.deepEqual(ours, Point.BASE.mulAddUnsafe(s, p, t).toAffine(), `case ${i}`);
-    }
-    const t = next();
-    const g = Point.BASE.toAffine();
-    assert.equal(mulAddG(CURVE_N - t, g, t).z, 0n);
-    assert.deepEqual(
-      affineOf(mulAddG(t, g, t)),
-      Point.BASE.multiply((2n * t) % CURVE_N).toAffine(),
-    );
-    const j = mulAddG(t, g, 0n);
-    assert.equal(jacXEquals(j, Point.BASE.multiply(t).x), true);
-    assert.equal(jacXEquals(j, Point.BASE.multiply(t).x + 1n), false);
-  });
-
-  it('scalar splitting gives halves below 2^128 that recombine to k', () => {
-    const lambda = 0x5363ad4cc05c30e0a5261c028812645a122e22ea20816678df02967c1b23bd72n;
-    // λ is the eigenvalue of ψ(x, y) = (β·x, y) used by the split.
-    const beta = 0x7ae96a2b657c07106e64479eac3434e99cf0497512f58995c1396c28719501een;
-    assert.equal(Point.BASE.multiply(lambda).x, fmul(Point.BASE.x, beta));
-    for (let i = 0; i < 20; i++) {
-      const k = next();
-      const { k1, k2 } = splitScalar(k);
-      assert.ok(k1 < 1n << 128n && -k1 < 1n << 128n && k2 < 1n << 128n && -k2 < 1n << 128n);
-      assert.equal(modN(k1 + k2 * lambda), k);
-    }
-  });
-
-  it('Pippenger MSM agrees with @noble/curves on mixed-length scalars', () => {
-    for (const n of [1, 3, 30]) {
-      const points = Array.from({ length: n }, () => Point.BASE.multiply(next() + 1n));
-      const scalars = points.map((_, i) => (i % 3 === 0 ? next() >> 128n : next()));
-      const sum = pippenger(Point, points, scalars);
-      const affine = points.map((p) => p.toAffine());
-      assert.equal(msmIsInfinity(affine, scalars), sum.is0());
-      // Adding −sum must give infinity exactly.
-      const neg = sum.negate().toAffine();
-      assert.equal(msmIsInfinity([...affine, neg], [...scalars, 1n]), true, `n = ${n}`);
-      assert.equal(msmIsInfinity([...affine, neg], [...scalars, 2n]), false, `n = ${n}`);
-    }
-  });
-
-  it('batch normalization matches one-by-one affine conversion', () => {
-    const pts = [GEN_G, GEN_H, GEN_J].map((p) => p.double().add(p));
-    // Jacobian coordinates with a non-trivial Z = 5 built from the affine form.
-    const asJac = pts.map((p) => {
-      const a = p.toAffine();
-      const z = 5n;
-      return { x: fmul(a.x, fsqr(z)), y: fmul(a.y, fmul(fsqr(z), z)), z };
-    });
-    assert.deepEqual(
-      toAffineBatch(asJac),
-      pts.map((p) => p.toAffine()),
-    );
   });
 });

@@ -1,7 +1,11 @@
-// Jacobian point arithmetic on secp256k1 (a = 0) over the fast field of ec_field.ts, shared by
-// the batch MSM and the GLV double multiplication. Variable time: public data only. Formulas
-// from the Explicit-Formulas Database (dbl-2009-l, madd-2007-bl, add-2007-bl).
-import { fadd, finv, fmul, fsqr, fsub } from './ec_field.js';
+// Jacobian and affine point arithmetic on secp256k1 (a = 0) over the fast field of field.ts,
+// shared by every multiplication in this folder. Formulas from the Explicit-Formulas Database
+// (dbl-2009-l, madd-2007-bl, add-2007-bl).
+//
+// Variable time: public data only (signatures, proofs, commitments being verified). Secret
+// scalars (keys, nonces, blinding factors) are multiplied by curve.ts `mulG` / `mulSecret`,
+// i.e. by @noble/curves' constant-time code, never here.
+import { fadd, finvBatch, fmul, fsqr, fsub } from './field.js';
 
 /** An affine point (never infinity). */
 export interface Affine {
@@ -18,6 +22,11 @@ export interface Jac {
 
 /** The point at infinity. */
 export const INF: Jac = { x: 1n, y: 1n, z: 0n };
+
+/** An affine point as Jacobian (Z = 1). */
+export function fromAffine(p: Affine): Jac {
+  return { x: p.x, y: p.y, z: 1n };
+}
 
 /** 2·p (dbl-2009-l: 2M + 5S). */
 export function dbl(p: Jac): Jac {
@@ -84,23 +93,20 @@ export function add(p: Jac, q: Jac): Jac {
   return { x: x3, y: y3, z: z3 };
 }
 
-/** Affine forms of non-infinite Jacobian points with one inversion (Montgomery's trick). */
+/** Affine forms of non-infinite Jacobian points with one inversion for all. */
 export function toAffineBatch(points: readonly Jac[]): Affine[] {
-  const prefix: bigint[] = [];
-  let acc = 1n;
   for (const p of points) {
     if (p.z === 0n) throw new RangeError('point at infinity has no affine form');
-    prefix.push(acc);
-    acc = fmul(acc, p.z);
   }
-  let inv = finv(acc);
-  const out: Affine[] = new Array(points.length);
-  for (let i = points.length - 1; i >= 0; i--) {
-    const p = points[i] as Jac;
-    const zInv = fmul(inv, prefix[i] as bigint);
-    inv = fmul(inv, p.z);
-    const z2 = fsqr(zInv);
-    out[i] = { x: fmul(p.x, z2), y: fmul(p.y, fmul(z2, zInv)) };
-  }
-  return out;
+  const zInv = finvBatch(points.map((p) => p.z));
+  return points.map((p, i) => {
+    const zi = zInv[i] as bigint;
+    const z2 = fsqr(zi);
+    return { x: fmul(p.x, z2), y: fmul(p.y, fmul(z2, zi)) };
+  });
+}
+
+/** x(J) = r without an inversion: X = r·Z². */
+export function jacXEquals(j: Jac, r: bigint): boolean {
+  return j.z !== 0n && j.x === fmul(r, fsqr(j.z));
 }
