@@ -2,6 +2,7 @@
 //   mwnode [--floonet|--usernet|--auto] [--home DIR] server [--config_file PATH] run
 //   mwnode … server config
 //   mwnode … client status
+//   mwnode pow randomx KEY_HEX INPUT_HEX
 import { Command, CommanderError, Option } from 'commander';
 import { CHAIN_TYPE_NAMES } from '../config/defaults.js';
 import { ConfigError } from '../config/errors.js';
@@ -13,6 +14,7 @@ import { TlsConfigError } from '../gateway/tls.js';
 import { runNode } from '../node/server.js';
 import { ClientError, fetchStatusText } from './client.js';
 import { VERSION } from './info.js';
+import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
 
 const NAME = 'mwnode';
 const SUMMARY = 'An Epic Cash 4.0 compatible Mimblewimble node.';
@@ -115,6 +117,19 @@ function buildProgram(run: (action: () => Promise<number> | number) => Promise<v
     .command('status')
     .description('Print the status of the node')
     .action((_o, cmd: Command) => run(() => clientStatus(cmd.optsWithGlobals<GlobalOptions>())));
+
+  const pow = program.command('pow').description('Proof-of-work tools');
+  pow
+    .command('randomx')
+    .description("Print RandomX(KEY, INPUT) as Epic's RandomX computes it (32 bytes, hex)")
+    .argument('<KEY_HEX>', 'the key (a block seed), in hex')
+    .argument('<INPUT_HEX>', 'the input (a pre-pow), in hex')
+    .action((key: string, input: string) =>
+      run(async () => {
+        process.stdout.write(`${await powRandomX(key, input)}\n`);
+        return 0;
+      }),
+    );
   return program;
 }
 
@@ -124,7 +139,8 @@ function isExpected(err: unknown): err is Error {
     err instanceof ConfigError ||
     err instanceof SecretFileError ||
     err instanceof TlsConfigError ||
-    err instanceof ClientError
+    err instanceof ClientError ||
+    err instanceof RandomXUnavailableError
   );
 }
 
@@ -147,6 +163,10 @@ async function main(args: readonly string[]): Promise<number> {
     return code;
   } catch (err) {
     if (err instanceof CommanderError) return exitCodeOf(err);
+    if (err instanceof PowUsageError) {
+      outputError(err.message, (s) => process.stderr.write(s));
+      return USAGE_EXIT;
+    }
     if (!isExpected(err)) throw err;
     say(err.message);
     return 1;

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { readConfigFile } from '../../config/load.js';
+import { findRandomXAddon } from '../../jobs/randomx_addon.js';
 import { REPO_ROOT } from '../support/paths.js';
 
 const version = (
@@ -117,6 +118,39 @@ describe('executables', () => {
     ]) {
       assert.ok(res.out.includes(`  ${cmd} `), cmd);
     }
+  });
+});
+
+describe('mwnode pow randomx', () => {
+  const addonBuilt = findRandomXAddon() !== null;
+
+  it("prints Epic's RandomX hash of a vector (reference pow §10.3)", {
+    skip: !addonBuilt,
+  }, async () => {
+    assert.deepEqual(await run('mwnode', ['pow', 'randomx', '00'.repeat(32), '00'.repeat(128)]), {
+      code: 0,
+      out: '3adb57cd3a05db9dd2139472dbbf647a3133e04353b8324969ff3ae62314e8f4\n',
+      err: '',
+    });
+  });
+
+  it('refuses arguments that are not hex, and missing ones, with exit 2', async () => {
+    assert.deepEqual(await run('mwnode', ['pow', 'randomx', 'zz', '00']), {
+      code: 2,
+      out: '',
+      err: 'mwnode: KEY_HEX is not hexadecimal: zz (see mwnode --help)\n',
+    });
+    assert.deepEqual(await run('mwnode', ['pow', 'randomx', '00', '123']), {
+      code: 2,
+      out: '',
+      err: 'mwnode: INPUT_HEX is not hexadecimal: 123 (see mwnode --help)\n',
+    });
+    const missing = await run('mwnode', ['pow', 'randomx', '00']);
+    assert.equal(missing.code, 2);
+    assert.equal(
+      missing.err,
+      "mwnode: missing required argument 'INPUT_HEX' (see mwnode --help)\n",
+    );
   });
 });
 

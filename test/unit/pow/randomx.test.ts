@@ -3,12 +3,14 @@
 // same table may (they would mean the wrong variant was built). Skips with a message when the
 // addon has not been compiled (`cd native/randomx && node-gyp rebuild`).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import {
+  ADDON_RELATIVE,
+  findRandomXAddon,
+  loadRandomXAddon,
+  type RandomXAddon,
+} from '../../../jobs/randomx_addon.js';
 
 interface RandomXInternals {
   blake2b(data: Uint8Array, outLen: number): Uint8Array;
@@ -26,37 +28,13 @@ interface RandomXInternals {
   datasetItem(key: Uint8Array, item: number): Uint8Array;
 }
 
-interface RandomXAddon {
-  readonly variant: string;
-  readonly internals: RandomXInternals;
-  initCache(key: Uint8Array): Promise<void>;
-  hash(key: Uint8Array, input: Uint8Array): Promise<Uint8Array>;
-  hashSync(key: Uint8Array, input: Uint8Array): Uint8Array;
-  cachedKeys(): Uint8Array[];
-}
+/** The addon with its test-only entry points to the pieces (BLAKE2b, Argon2d, AES, dataset). */
+type TestedAddon = RandomXAddon & { readonly internals: RandomXInternals };
 
-const ADDON_RELATIVE = join('native', 'randomx', 'build', 'Release', 'randomx.node');
-
-/** Walks up from this file (source or compiled copy) to the checkout holding native/randomx. */
-function findAddon(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 8; i++) {
-    const candidate = join(dir, ADDON_RELATIVE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return undefined;
-}
-
-const addonPath = findAddon();
-const addon: RandomXAddon | undefined = addonPath
-  ? (createRequire(import.meta.url)(addonPath) as RandomXAddon)
-  : undefined;
+const addon = loadRandomXAddon() as TestedAddon | null;
 const SKIP = addon
   ? false
-  : `RandomX addon not built (${ADDON_RELATIVE} missing): run "cd native/randomx && node-gyp rebuild"`;
+  : `RandomX addon not built (${ADDON_RELATIVE} missing): run "node native/randomx/build.mjs"`;
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -138,7 +116,7 @@ const V1110_WITH_EPIC_FREQUENCIES =
 const xmm = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex')).reverse();
 
 describe('native RandomX pieces with published vectors', { skip: SKIP }, () => {
-  const internals = () => (addon as RandomXAddon).internals;
+  const internals = () => (addon as TestedAddon).internals;
 
   it('BLAKE2b: RFC 7693 appendix A ("abc", 64 bytes) and the 32-byte digest', () => {
     assert.equal(
@@ -189,7 +167,7 @@ describe('native RandomX pieces with published vectors', { skip: SKIP }, () => {
 });
 
 describe('native RandomX (Epic v1.0.3 variant)', { skip: SKIP }, () => {
-  const rx = addon as RandomXAddon;
+  const rx = addon as TestedAddon;
   const results = new Map<string, string>();
 
   it('reports the variant it implements', () => {
@@ -259,7 +237,7 @@ describe('native RandomX (Epic v1.0.3 variant)', { skip: SKIP }, () => {
     `;
     const worker = new Worker(source, {
       eval: true,
-      workerData: { path: addonPath, key: Array.from(v.key), input: Array.from(v.input) },
+      workerData: { path: findRandomXAddon(), key: Array.from(v.key), input: Array.from(v.input) },
     });
     const got = await new Promise<string>((resolve, reject) => {
       worker.once('message', resolve);
