@@ -145,12 +145,19 @@ export function pubkeyToCommit(pk: Uint8Array): Uint8Array {
   }
 }
 
-/** Σpos − Σneg of blinding factors mod n; each must be < n; a zero result is allowed here. */
+/**
+ * `Secp256k1::blind_sum`: Σpos − Σneg of blinding factors mod n, each below n (zero allowed).
+ * A zero result, the empty sum included, is refused with InvalidBlind: Epic turns the sum into
+ * a `SecretKey`, which cannot be zero (crypto reference §1.4). Where Epic wants zero for "no
+ * terms" (`sum_kernel_offsets`, `BlindingFactor + BlindingFactor`) its callers check first.
+ */
 export function blindSum(pos: readonly Uint8Array[], neg: readonly Uint8Array[]): Uint8Array {
   let acc = 0n;
   for (const b of pos) acc += blindScalar(b);
   for (const b of neg) acc -= blindScalar(b);
-  return scalarToBytes(modN(acc));
+  const sum = modN(acc);
+  if (sum === 0n) throw new CommitError('InvalidBlind', 'blinding factors sum to zero');
+  return scalarToBytes(sum);
 }
 
 /**

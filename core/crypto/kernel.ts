@@ -193,7 +193,8 @@ export function verifyBlockKernelSums(
 
 /**
  * `sum_kernel_offsets`: zero offsets are skipped, as are (silently, like Epic) any that are not
- * valid secret keys; no positive terms gives zero. A zero result is an error in Epic.
+ * valid secret keys; no positive terms gives zero. A zero result is an error in Epic (and in
+ * `blindSum`).
  */
 export function sumKernelOffsets(
   pos: readonly Uint8Array[],
@@ -202,9 +203,7 @@ export function sumKernelOffsets(
   const keep = (b: Uint8Array) => !isZero(b) && isValidSecretKey(b);
   const p = pos.filter(keep);
   if (p.length === 0) return new Uint8Array(32);
-  const sum = blindSum(p, neg.filter(keep));
-  if (isZero(sum)) throw new CommitError('InvalidBlind', 'kernel offsets sum to zero');
-  return sum;
+  return blindSum(p, neg.filter(keep));
 }
 
 /** This block's kernel offset: total − previous total, or zero when they are equal. */

@@ -1,8 +1,9 @@
 // 32-byte secret keys with the validity rules of the libsecp256k1 calls Epic's keychain makes
 // (`ec_seckey_verify`, `privkey_tweak_add`, `pedersen_blind_sum` + `SecretKey::from_slice`).
-// The arithmetic itself is core/crypto/curve.ts; this adds the keychain's error reporting.
+// The arithmetic itself is core/crypto (curve.ts, commit.ts); this adds the keychain's errors.
 
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { blindSum, CommitError } from '../crypto/commit.js';
 import {
   CURVE_N,
   CurveError,
@@ -52,20 +53,20 @@ export function secretKeyTweakAdd(key: Uint8Array, tweak: Uint8Array): Uint8Arra
 }
 
 /**
- * `Secp256k1::blind_sum`: Σpositive − Σnegative mod n. Inputs may be zero but not ≥ n. A zero
- * result (the empty sum too) is refused, because Epic's wrapper turns it into a `SecretKey`;
- * core/crypto's `blindSum` allows it, so the keychain does not use that one.
+ * `Secp256k1::blind_sum` as the keychain calls it: core/crypto's `blindSum` (inputs below n,
+ * zero allowed; a zero result, the empty sum too, refused), its refusals reported as the
+ * keychain's InvalidSecretKey.
  */
 export function blindSumKeys(
   positive: readonly Uint8Array[],
   negative: readonly Uint8Array[],
 ): Uint8Array {
-  let sum = 0n;
-  for (const k of positive) sum += scalarBelowOrder(k);
-  for (const k of negative) sum += CURVE_N - scalarBelowOrder(k);
-  const r = sum % CURVE_N;
-  if (r === 0n) throw invalid('blinding factors sum to zero');
-  return scalarToBytes(r);
+  try {
+    return blindSum(positive, negative);
+  } catch (e) {
+    if (e instanceof CommitError) throw invalid(e.message);
+    throw e;
+  }
 }
 
 /** Compressed (02/03) public key k·G of a valid secret key. */

@@ -121,7 +121,10 @@ describe('sums (§2.4, §8.1)', () => {
   });
 
   it('blind sums are Σpos − Σneg mod n', () => {
-    assert.equal(toHex(blindSum([ONE, TWO], [bigIntTo32(3n)])), toHex(ZERO));
+    // Epic's blind_sum result becomes a SecretKey: zero is refused, the empty sum too (§1.4).
+    assert.throws(() => blindSum([ONE, TWO], [bigIntTo32(3n)]), commitError('InvalidBlind'));
+    assert.throws(() => blindSum([], []), commitError('InvalidBlind'));
+    assert.equal(toHex(blindSum([ZERO, TWO], [ONE])), toHex(ONE));
     assert.equal(toHex(blindSum([ONE], [TWO])), toHex(bigIntTo32(CURVE_N - 1n)));
     assert.throws(() => blindSum([bigIntTo32(CURVE_N)], []), commitError('InvalidBlind'));
   });
