@@ -1,7 +1,8 @@
 // The proof-of-work job of the worker pool. An item crosses the thread boundary as bytes; a
 // worker verifies its chunk item by item and answers, per item and in order, the difficulty the
 // proof achieves or why it failed. ProgPoW epoch caches are built once per worker and epoch,
-// and persisted when PROGPOW_CACHE_DIR_ENV names a directory.
+// and persisted when PROGPOW_CACHE_DIR_ENV names a directory; RandomX uses the native addon
+// (jobs/randomx_addon.ts) when it was built, and is reported unavailable otherwise.
 //
 // Item layout (all integers big-endian):
 //   0      u8    chain type: 0 mainnet, 1 floonet, 2 usernet, 3 automated (proof size, edge bits)
@@ -18,6 +19,7 @@ import { VERIFY_ALGOS, type VerifyAlgo } from '../core/pow/algorithm.js';
 import { PowError, type PowErrorCode } from '../core/pow/errors.js';
 import { MIN_PRE_POW, prePowHeight, prePowSecondaryScaling } from '../core/pow/pre_pow.js';
 import { buildEpochCache, type EpochCache } from '../core/pow/progpow/index.js';
+import { type RandomXBackend, UNAVAILABLE_RANDOMX } from '../core/pow/randomx_backend.js';
 import { powDifficulty } from '../core/pow/target.js';
 import { verifyPow } from '../core/pow/verify.js';
 import { decode, encode } from '../core/ser/codec.js';
@@ -27,6 +29,7 @@ import type { Proof } from '../core/types/pow.js';
 import type { JobResult, KindTable } from '../runtime/job.js';
 import type { WorkPool } from '../runtime/workpool.js';
 import { progpowCacheFor } from './progpow_cache.js';
+import { randomXBackend } from './randomx_addon.js';
 
 export const POW_JOB = 'verifyPow';
 
@@ -111,6 +114,19 @@ function inMemoryCache(epoch: number): EpochCache {
   return cache;
 }
 
+/**
+ * Set to "none" before the pool starts to verify without the native RandomX addon; RandomX
+ * proofs then fail with RandomXUnavailable, as they do wherever the addon was not built.
+ */
+export const RANDOMX_BACKEND_ENV = 'MWNODE_RANDOMX_BACKEND';
+
+let randomx: RandomXBackend | undefined;
+
+function workerRandomX(): RandomXBackend {
+  randomx ??= process.env[RANDOMX_BACKEND_ENV] === 'none' ? UNAVAILABLE_RANDOMX : randomXBackend();
+  return randomx;
+}
+
 function progpowCache(epoch: number): EpochCache {
   const dir = process.env[PROGPOW_CACHE_DIR_ENV];
   return dir ? progpowCacheFor(dir).get(epoch) : inMemoryCache(epoch);
@@ -140,6 +156,7 @@ function verifyItem(bytes: Uint8Array): JobResult {
   try {
     const verified = verifyPow(item.prePow, item, item.algorithm, {
       proofSize: params.proofSize,
+      randomx: workerRandomX(),
       progpow: progpowCache,
     });
     const pow = { proof: item.proof, secondaryScaling: prePowSecondaryScaling(item.prePow) };
@@ -161,17 +178,19 @@ export type PowVerdict =
   | { readonly ok: true; readonly difficulty: bigint }
   | { readonly ok: false; readonly code: PowFailure };
 
-// A ProgPoW light verification costs tens of milliseconds, a Cuckoo one a fraction of one:
-// smaller chunks keep both workers busy when ProgPoW items are in the batch.
-const PROGPOW_CHUNK = 4;
+// A ProgPoW light verification costs tens of milliseconds and a RandomX one (light mode)
+// hundreds, a Cuckoo one a fraction of one: smaller chunks keep every worker busy when such
+// items are in the batch.
+const SLOW_CHUNK = 4;
+const slow = (item: PowItem): boolean =>
+  item.proof.kind === 'ProgPow' || item.proof.kind === 'RandomX';
 
 /** Verifies proofs of work in the pool; one verdict per item, in order. */
 export async function verifyPows(pool: WorkPool, items: readonly PowItem[]): Promise<PowVerdict[]> {
-  const progpow = items.some((i) => i.proof.kind === 'ProgPow');
   const results = await pool.runBatch(
     POW_JOB,
     items.map(encodePowItem),
-    progpow ? { maxItemsPerJob: PROGPOW_CHUNK } : {},
+    items.some(slow) ? { maxItemsPerJob: SLOW_CHUNK } : {},
   );
   return results.map((r) => {
     if (!r.ok) return { ok: false, code: r.code as PowFailure };

@@ -1,10 +1,12 @@
 // The proof-of-work job through the real worker pool: valid proofs come back with their achieved
 // difficulty, every invalid one with the exact cause, undecodable bytes as CorruptedData,
-// RandomX as unavailable — and the verdicts stay in item order across chunks and workers.
+// RandomX as unavailable without a backend (and verified by the native addon where it is
+// built) — and the verdicts stay in item order across chunks and workers.
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fromHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { hashDifficulty } from '../../core/consensus/difficulty.js';
 import { genesisHeader } from '../../core/genesis.js';
@@ -22,9 +24,11 @@ import {
   type PowItem,
   type PowVerdict,
   PROGPOW_CACHE_DIR_ENV,
+  RANDOMX_BACKEND_ENV,
   verifyPows,
 } from '../../jobs/pow.js';
 import { progpowCacheFor } from '../../jobs/progpow_cache.js';
+import { loadRandomXAddon } from '../../jobs/randomx_addon.js';
 import { WorkPool } from '../../runtime/workpool.js';
 
 // The epoch-0 ProgPoW cache is built once (seconds) and persisted here, where the pool's
@@ -93,15 +97,6 @@ const CASES: ReadonlyArray<readonly [string, PowItem, PowVerdict]> = [
     'the cycle checked as Cuckaroo',
     { ...valid, algorithm: 'cuckaroo' },
     { ok: false, code: 'EndpointsDontMatch' },
-  ],
-  [
-    'RandomX',
-    {
-      ...valid,
-      algorithm: 'randomx',
-      proof: { kind: 'RandomX', hash: new Uint8Array(32).fill(1) },
-    },
-    { ok: false, code: 'RandomXUnavailable' },
   ],
   [
     'a Cuckoo proof for the RandomX verifier',
@@ -247,6 +242,49 @@ describe('the PoW job in the worker pool', () => {
     assert.deepEqual(verdicts, [
       { ok: true, difficulty: hashDifficulty(expected.final) },
       { ok: false, code: 'InvalidProgPow' },
+      { ok: false, code: 'DifficultyTooLow' },
+    ]);
+  });
+
+  // §10.3: key 32 zero bytes, input 128 zero bytes (which reads as a pre-pow of height 0).
+  const rxHash = fromHex('3adb57cd3a05db9dd2139472dbbf647a3133e04353b8324969ff3ae62314e8f4');
+  assert.ok(rxHash !== null);
+  const rxItem: PowItem = {
+    ...valid,
+    chain: 'mainnet',
+    algorithm: 'randomx',
+    target: 4n,
+    prePow: new Uint8Array(128),
+    proof: { kind: 'RandomX', hash: rxHash },
+  };
+  const rxWrong: PowItem = {
+    ...rxItem,
+    proof: { kind: 'RandomX', hash: rxHash.map((b) => b ^ 1) },
+  };
+
+  it('RandomX without a backend is RandomXUnavailable, never success', async () => {
+    process.env[RANDOMX_BACKEND_ENV] = 'none';
+    const bare = new WorkPool({ threads: 1 });
+    delete process.env[RANDOMX_BACKEND_ENV];
+    try {
+      assert.deepEqual(await verifyPows(bare, [rxItem, rxWrong, valid]), [
+        { ok: false, code: 'RandomXUnavailable' },
+        { ok: false, code: 'RandomXUnavailable' },
+        { ok: true, difficulty: USER_DIFFICULTY },
+      ]);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('RandomX with the native addon: the §10.3 vector achieves 4, a wrong hash fails', async (t) => {
+    if (loadRandomXAddon() === null) {
+      t.skip('native/randomx was not built');
+      return;
+    }
+    assert.deepEqual(await verifyPows(pool, [rxItem, rxWrong, { ...rxItem, target: 5n }]), [
+      { ok: true, difficulty: 4n },
+      { ok: false, code: 'InvalidRandomX' },
       { ok: false, code: 'DifficultyTooLow' },
     ]);
   });
