@@ -26,7 +26,7 @@ import {
   parseCommitment,
   sumCommits,
 } from './commit.js';
-import { isValidSecretKey, pointToCompressed } from './curve.js';
+import { isValidSecretKey, type Point, pointToCompressed } from './curve.js';
 
 const I64_MAX = (1n << 63n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
@@ -62,20 +62,24 @@ export function kernelSigMessage(features: KernelFeatures): Uint8Array {
   }
 }
 
+/** The excess as a point, or null when it is not a valid commitment. */
+function excessPoint(kernel: TxKernel): Point | null {
+  try {
+    return parseCommitment(kernel.excess);
+  } catch (e) {
+    if (e instanceof CommitError) return null;
+    throw e;
+  }
+}
+
 /**
  * `TxKernel::verify`: the excess, as public key, verifies the signature over the kernel message
  * (the key itself is hashed into e). The excess is decoded once, not per use.
  */
 export function verifyKernel(kernel: TxKernel): boolean {
   const rs = splitSignature(kernel.excessSig);
-  if (rs === null) return false;
-  let p: ReturnType<typeof parseCommitment>;
-  try {
-    p = parseCommitment(kernel.excess);
-  } catch (e) {
-    if (e instanceof CommitError) return false;
-    throw e;
-  }
+  const p = excessPoint(kernel);
+  if (rs === null || p === null) return false;
   const msg = kernelSigMessage(kernel.features);
   const e = challenge(kernel.excessSig.subarray(0, 32), pointToCompressed(p), msg);
   return checkSchnorr(rs.r, rs.s, e, p);
@@ -83,13 +87,8 @@ export function verifyKernel(kernel: TxKernel): boolean {
 
 /** Decodes a kernel for batch verification; null when its excess or signature is malformed. */
 export function prepareKernel(kernel: TxKernel): PreparedSig | null {
-  let p: ReturnType<typeof parseCommitment>;
-  try {
-    p = parseCommitment(kernel.excess);
-  } catch (e) {
-    if (e instanceof CommitError) return null;
-    throw e;
-  }
+  const p = excessPoint(kernel);
+  if (p === null) return null;
   return prepareSig(kernel.excessSig, kernelSigMessage(kernel.features), p, pointToCompressed(p));
 }
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fromHex, toHex } from '../../core/bytes.js';
+import { toHex } from '../../core/bytes.js';
 import {
   findInvalidRangeProofs,
   type RangeProofItem,
@@ -27,18 +27,13 @@ import {
 import { PROOF_SIZE } from '../../core/crypto/bulletproof/layout.js';
 import { commit } from '../../core/crypto/commit.js';
 import { blake2b256 } from '../../core/hash/blake2b.js';
+import { hex } from '../support/crypto.js';
 import { SHARED_VECTORS } from '../support/paths.js';
 
 interface Line {
   readonly commit: Uint8Array;
   readonly proof: Uint8Array;
   readonly keyId: Uint8Array;
-}
-
-function hex(h: string): Uint8Array {
-  const b = fromHex(h);
-  if (b === null) throw new Error(`bad hex ${h}`);
-  return b;
 }
 
 function load(name: string): Line[] {

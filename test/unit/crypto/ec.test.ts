@@ -35,6 +35,24 @@ const EDGE = [0n, 1n, 2n, 3n, 255n, CURVE_N - 1n, CURVE_N - 2n, 1n << 255n, (1n 
 const SCALARS = [...EDGE, ...Array.from({ length: 20 }, (_, k) => pseudoScalar(k))];
 const STRATEGIES: readonly BucketStrategy[] = ['jacobian', 'affine'];
 
+/**
+ * 200 copies of ±777·G with few distinct scalars, so many equal and opposite points share a
+ * bucket in every window; `total` is the sum's multiple of 777·G.
+ */
+function repeatedPoints(): { points: Affine[]; scalars: bigint[]; total: bigint } {
+  const base = Point.BASE.multiply(777n).toAffine();
+  const points: Affine[] = [];
+  const scalars: bigint[] = [];
+  let total = 0n;
+  for (let k = 0; k < 200; k++) {
+    points.push(k % 3 === 0 ? { x: base.x, y: FIELD_P - base.y } : base);
+    const s = BigInt(1 + (k % 4)) * 0x1234567n + (k % 2 === 0 ? 0n : 1n << 200n);
+    scalars.push(s);
+    total += k % 3 === 0 ? -s : s;
+  }
+  return { points, scalars, total };
+}
+
 const affineOf = (j: Jac): Affine => {
   const zi = finv(j.z);
   return { x: fmul(j.x, fsqr(zi)), y: fmul(j.y, fmul(fsqr(zi), zi)) };
@@ -200,17 +218,7 @@ describe('Pippenger against @noble/curves', () => {
     });
 
     it(`${strategy} buckets: repeated and opposite points (doubling, cancellation)`, () => {
-      const base = Point.BASE.multiply(777n).toAffine();
-      const points: Affine[] = [];
-      const scalars: bigint[] = [];
-      let total = 0n;
-      for (let k = 0; k < 200; k++) {
-        points.push(k % 3 === 0 ? { x: base.x, y: FIELD_P - base.y } : base);
-        // Few distinct scalars, so many equal points share a bucket in every window.
-        const s = BigInt(1 + (k % 4)) * 0x1234567n + (k % 2 === 0 ? 0n : 1n << 200n);
-        scalars.push(s);
-        total += k % 3 === 0 ? -s : s;
-      }
+      const { points, scalars, total } = repeatedPoints();
       const want = Point.BASE.multiply(modN(total * 777n));
       assert.deepEqual(affineOf(pippenger(points, scalars, strategy)), want.toAffine());
     });
@@ -268,16 +276,7 @@ describe('bulletproof multi-scalar multiplication', () => {
   }
 
   it('msmIsZero: repeated and opposite points through Pippenger', () => {
-    const base = Point.BASE.multiply(777n).toAffine();
-    const points: Affine[] = [];
-    const scalars: bigint[] = [];
-    let total = 0n;
-    for (let k = 0; k < 200; k++) {
-      points.push(k % 3 === 0 ? { x: base.x, y: FIELD_P - base.y } : base);
-      const s = BigInt(1 + (k % 4)) * 0x1234567n + (k % 2 === 0 ? 0n : 1n << 200n);
-      scalars.push(s);
-      total += k % 3 === 0 ? -s : s;
-    }
+    const { points, scalars, total } = repeatedPoints();
     const fixed = new Array<bigint>(FIXED_COUNT).fill(0n);
     fixed[FIXED_G] = modN(-total * 777n);
     assert.equal(msmIsZero(fixed, points, scalars), true);

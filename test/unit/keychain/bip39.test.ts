@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { fromHex, toHex } from '../../../core/bytes.js';
+import { toHex } from '../../../core/bytes.js';
 import {
   BIP39_WORDS,
   Bip39Error,
@@ -15,6 +15,7 @@ import {
   splitMnemonic,
   wordIndex,
 } from '../../../core/keychain/bip39.js';
+import { hex } from '../../support/crypto.js';
 
 interface Vector {
   entropy: string;
@@ -161,12 +162,6 @@ const VECTORS: Vector[] = [
     seed: '01f5bced59dec48e362f2c45b5de68b9fd6c92c6634f44d6d40aab69056506f0e35524a518034ddc1192e1dacd32c1ed3eaa3c3b131c88ed8e7e54c49a5d0998',
   },
 ];
-
-function hex(s: string): Uint8Array {
-  const b = fromHex(s);
-  assert.ok(b, `bad hex in test: ${s}`);
-  return b;
-}
 
 function bip39Error(kind: Bip39Error['kind'], check?: (e: Bip39Error) => void) {
   return (e: unknown) => {

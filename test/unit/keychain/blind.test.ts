@@ -14,11 +14,11 @@ import {
   sumKernelOffsets,
   valuePath,
 } from '../../../core/keychain/blind.js';
-import { KeychainError } from '../../../core/keychain/errors.js';
 import { deriveKeyId, ExtKeychainPath, Identifier } from '../../../core/keychain/identifier.js';
 import { ExtKeychain } from '../../../core/keychain/keychain.js';
 import { ONE_KEY, ZERO_KEY } from '../../../core/keychain/secret.js';
 import { SwitchCommitmentType } from '../../../core/keychain/switch_type.js';
+import { keychainError } from '../../support/crypto.js';
 
 const { None, Regular } = SwitchCommitmentType;
 const N_MINUS_1 = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140';
@@ -34,14 +34,6 @@ function bfHex(n: bigint): string {
 
 function scalar(bytes: Uint8Array): bigint {
   return BigInt(`0x${toHex(bytes)}`);
-}
-
-function keychainError(kind: KeychainError['kind']) {
-  return (e: unknown) => {
-    assert.ok(e instanceof KeychainError, `expected KeychainError, got ${String(e)}`);
-    assert.equal(e.kind, kind);
-    return true;
-  };
 }
 
 describe('BlindingFactor', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { blake2b } from '@noble/hashes/blake2.js';
-import { fromHex, toHex } from '../../../core/bytes.js';
+import { toHex } from '../../../core/bytes.js';
 import { commit, commitToPubkey } from '../../../core/crypto/commit.js';
 import {
   base58CheckDecode,
@@ -14,7 +14,6 @@ import {
   base58Encode,
 } from '../../../core/keychain/base58.js';
 import { mnemonicToEntropy, mnemonicToSeed } from '../../../core/keychain/bip39.js';
-import { KeychainError } from '../../../core/keychain/errors.js';
 import {
   BITCOIN_HASHER,
   ckdPriv,
@@ -45,22 +44,9 @@ import {
 import { ExtKeychain } from '../../../core/keychain/keychain.js';
 import { publicKeyFromSecret } from '../../../core/keychain/secret.js';
 import { SwitchCommitmentType, switchTypeFromU8 } from '../../../core/keychain/switch_type.js';
+import { hex, keychainError } from '../../support/crypto.js';
 
 const { None, Regular } = SwitchCommitmentType;
-
-function hex(s: string): Uint8Array {
-  const b = fromHex(s);
-  assert.ok(b, `bad hex in test: ${s}`);
-  return b;
-}
-
-function keychainError(kind: KeychainError['kind']) {
-  return (e: unknown) => {
-    assert.ok(e instanceof KeychainError, `expected KeychainError, got ${String(e)}`);
-    assert.equal(e.kind, kind);
-    return true;
-  };
-}
 
 const FOUNDATION_MNEMONIC =
   'shop dignity online camera various front stay prosper bench dash learn chimney huge crush ' +
