@@ -7,8 +7,11 @@
 //   with the epoch-0 cache (a made-up header, the hash itself is the real algorithm). The cache
 //   is persisted under the OS temp directory, so workers (and later runs) load it instead of
 //   rebuilding; each worker has it before timing starts.
+// - RandomX, when the native addon is built: Epic's light-mode vector through the pool.
 // - The small-graph solver: usernet-sized graphs (15 edge bits) solved per second.
-// The machine's 2 cores are shared, so the 2-worker ratio is an upper bound on what is left.
+// The machine's 2 cores are shared with other work, so each pool line also prints the cores the
+// run actually got (CPU time of all threads / wall time): the 2-worker ratio can only exceed 1
+// when the second worker got a core of its own.
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHAIN_PARAMS } from '../core/chain_type.js';
@@ -27,6 +30,7 @@ import {
   verifyPows,
 } from '../jobs/pow.js';
 import { progpowCacheFor } from '../jobs/progpow_cache.js';
+import { loadRandomXAddon } from '../jobs/randomx_addon.js';
 import { WorkPool } from '../runtime/workpool.js';
 import { type Measurement, measure, saveResults } from './lib/harness.js';
 
@@ -68,6 +72,23 @@ function cuckooItem(edgeBits: number, nonce: number, nonces: bigint[]): PowItem 
   };
 }
 
+// RandomX (when native/randomx is built): reference §10.3's first row, key 32 zero bytes and
+// input 128 zero bytes (read as a pre-pow of height 0), light mode, interpreter.
+const RANDOMX = loadRandomXAddon() !== null;
+const RX_ITEM: PowItem = {
+  chain: 'mainnet',
+  algorithm: 'randomx',
+  target: 4n,
+  seed: new Uint8Array(32),
+  prePow: new Uint8Array(128),
+  proof: {
+    kind: 'RandomX',
+    hash: Uint8Array.from(
+      Buffer.from('3adb57cd3a05db9dd2139472dbbf647a3133e04353b8324969ff3ae62314e8f4', 'hex'),
+    ),
+  },
+};
+
 const ITEM29 = cuckooItem(29, 20, C29);
 const ITEM31 = cuckooItem(31, 99, C31);
 
@@ -103,6 +124,7 @@ async function poolRate(
 ): Promise<Measurement> {
   const batch = new Array<Uint8Array>(perBatch).fill(encodePowItem(item));
   let done = 0;
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   let now = start;
   while (done === 0 || now - start < seconds * 1000) {
@@ -112,7 +134,13 @@ async function poolRate(
     now = performance.now();
   }
   const opsPerSec = done / ((now - start) / 1000);
-  process.stdout.write(`${name.padEnd(48)} ${opsPerSec.toFixed(1).padStart(10)} verifications/s\n`);
+  // CPU time of every thread of this process over the wall time: the cores the run really got.
+  const cpu = process.cpuUsage(cpu0);
+  const cores = (cpu.user + cpu.system) / 1000 / (now - start);
+  coresUsed[name] = cores;
+  process.stdout.write(
+    `${name.padEnd(48)} ${opsPerSec.toFixed(1).padStart(10)} verifications/s (${cores.toFixed(2)} cores)\n`,
+  );
   return { name, opsPerSec, iterations: done };
 }
 
@@ -122,13 +150,13 @@ async function warmUp(pool: WorkPool, item: PowItem, batches: number): Promise<v
   for (let i = 0; i < batches; i++) await pool.runBatch(POW_JOB, batch);
 }
 
-/** Makes every worker build its ProgPoW cache (one item each) before anything is timed. */
-async function warmProgpow(pool: WorkPool, item: PowItem): Promise<void> {
+/** Makes every worker build its epoch or key cache (one item each) before anything is timed. */
+async function warmCaches(pool: WorkPool, item: PowItem): Promise<void> {
   const start = performance.now();
   // One job per worker: with both idle, each takes one and builds its own cache.
   const items = new Array<Uint8Array>(pool.threads).fill(encodePowItem(item));
   const warm = await pool.runBatch(POW_JOB, items, { maxItemsPerJob: 1 });
-  if (!warm.every((r) => r.ok)) throw new Error('ProgPoW warm-up failed');
+  if (!warm.every((r) => r.ok)) throw new Error(`${item.algorithm} warm-up failed`);
   process.stdout.write(
     `  ${pool.threads} worker(s) ready in ${(performance.now() - start).toFixed(0)} ms\n`,
   );
@@ -141,6 +169,7 @@ process.stdout.write(
     .join(' ')}\n`,
 );
 const ratios: Record<string, number> = {};
+const coresUsed: Record<string, number> = {};
 const wire = { proofSize: 42 };
 
 for (const [label, item] of [
@@ -174,11 +203,17 @@ for (const threads of [1, 2]) {
       await warmUp(pool, item, 4);
       results.push(await poolRate(`${label} pool, ${threads} worker(s)`, pool, item, 1024, 3));
     }
-    await warmProgpow(pool, pp);
+    await warmCaches(pool, pp);
     const bad = await verifyPows(pool, [flipped]);
     if (bad[0]?.ok !== false || bad[0].code !== 'InvalidProgPow')
       throw new Error('a flipped mix bit was not caught');
     results.push(await poolRate(`progpow pool, ${threads} worker(s)`, pool, pp, 4 * threads, 6, 2));
+    if (RANDOMX) {
+      await warmCaches(pool, RX_ITEM);
+      results.push(
+        await poolRate(`randomx pool, ${threads} worker(s)`, pool, RX_ITEM, 2 * threads, 6, 1),
+      );
+    }
   } finally {
     await pool.close();
   }
@@ -186,9 +221,11 @@ for (const threads of [1, 2]) {
 
 const rate = (name: string): number =>
   results.find((r) => r.name === name)?.opsPerSec ?? Number.NaN;
-for (const label of ['cuckatoo29', 'cuckatoo31', 'progpow']) {
+for (const label of ['cuckatoo29', 'cuckatoo31', 'progpow', ...(RANDOMX ? ['randomx'] : [])]) {
   const ratio = rate(`${label} pool, 2 worker(s)`) / rate(`${label} pool, 1 worker(s)`);
   ratios[`${label}_2_workers_vs_1`] = ratio;
+  ratios[`${label}_cores_used_1_worker`] = coresUsed[`${label} pool, 1 worker(s)`] ?? Number.NaN;
+  ratios[`${label}_cores_used_2_workers`] = coresUsed[`${label} pool, 2 worker(s)`] ?? Number.NaN;
   process.stdout.write(`${label}: 2 workers / 1 worker = ×${ratio.toFixed(2)}\n`);
 }
 saveResults('pow', results, ratios);
