@@ -15,7 +15,7 @@
 // A valid item's result value is its achieved difficulty: a number up to 2^53 − 1, above that
 // 8 big-endian bytes.
 import { CHAIN_PARAMS, CHAIN_TYPES, type ChainParams, type ChainType } from '../core/chain_type.js';
-import { VERIFY_ALGOS, type VerifyAlgo } from '../core/pow/algorithm.js';
+import { VERIFY_ALGOS, type VerifyAlgo, verifierOf } from '../core/pow/algorithm.js';
 import { PowError, type PowErrorCode } from '../core/pow/errors.js';
 import { MIN_PRE_POW, prePowHeight, prePowSecondaryScaling } from '../core/pow/pre_pow.js';
 import { buildEpochCache, type EpochCache } from '../core/pow/progpow/index.js';
@@ -24,7 +24,9 @@ import { powDifficulty } from '../core/pow/target.js';
 import { verifyPow } from '../core/pow/verify.js';
 import { decode, encode } from '../core/ser/codec.js';
 import { SerError } from '../core/ser/errors.js';
+import { prePow } from '../core/ser/header.js';
 import { readProof, writeProof } from '../core/ser/pow.js';
+import type { BlockHeader } from '../core/types/block.js';
 import type { Proof } from '../core/types/pow.js';
 import type { JobResult, KindTable } from '../runtime/job.js';
 import type { WorkPool } from '../runtime/workpool.js';
@@ -184,6 +186,22 @@ export type PowVerdict =
 const SLOW_CHUNK = 4;
 const slow = (item: PowItem): boolean =>
   item.proof.kind === 'ProgPow' || item.proof.kind === 'RandomX';
+
+/**
+ * The job item for a header's proof as Epic's `verify_size` checks it (every Cuckoo proof as
+ * Cuckatoo). `target`: the header's difficulty increase for its proof's algorithm, or 0n to
+ * verify only.
+ */
+export function powItemOfHeader(header: BlockHeader, chain: ChainType, target: bigint): PowItem {
+  return {
+    chain,
+    algorithm: verifierOf(header.pow.proof),
+    target,
+    seed: header.pow.seed,
+    prePow: prePow(header, CHAIN_PARAMS[chain]),
+    proof: header.pow.proof,
+  };
+}
 
 /** Verifies proofs of work in the pool; one verdict per item, in order. */
 export async function verifyPows(pool: WorkPool, items: readonly PowItem[]): Promise<PowVerdict[]> {

@@ -24,6 +24,7 @@ import {
   type PowItem,
   type PowVerdict,
   PROGPOW_CACHE_DIR_ENV,
+  powItemOfHeader,
   RANDOMX_BACKEND_ENV,
   verifyPows,
 } from '../../jobs/pow.js';
@@ -170,6 +171,21 @@ describe('the PoW job in the worker pool', () => {
     assert.deepEqual(decodePowItem(bytes), valid);
     assert.equal(decodePowItem(bytes.subarray(0, 43)), null);
     assert.equal(decodePowItem(bytes.subarray(0, bytes.length - 1)), null);
+  });
+
+  it('a header becomes an item verified as Epic does (Cuckoo as Cuckatoo)', async () => {
+    const header = {
+      ...genesisHeader('usernet'),
+      pow: { ...genesisHeader('usernet').pow, nonce: 27950n, proof: USER_PROOF },
+    };
+    const item = powItemOfHeader(header, 'usernet', 0n);
+    assert.deepEqual(item, { ...valid, target: 0n });
+    assert.deepEqual(await verifyPows(pool, [item]), [{ ok: true, difficulty: USER_DIFFICULTY }]);
+    // Epic's mainnet genesis proof is no cycle of its own pre-pow (reference §10.6).
+    const genesis = powItemOfHeader(genesisHeader('mainnet'), 'mainnet', 0n);
+    assert.deepEqual(await verifyPows(pool, [genesis]), [
+      { ok: false, code: 'EndpointsDontMatch' },
+    ]);
   });
 
   it('each case gets its exact verdict', async () => {
