@@ -40,17 +40,23 @@ function verifyRandomX(hash: Uint8Array, prePow: Uint8Array, seed: Uint8Array, r
   if (!equalBytes(rx.hash(seed, prePow), hash)) powFail('InvalidRandomX');
 }
 
+/** Highest ProgPoW epoch verified (heights below 61,470,000). */
+export const MAX_VERIFIED_PROGPOW_EPOCH = 2048;
+
 /** ProgPoW hashes the pre-pow without its nonce; the nonce and the height enter separately. */
 function verifyProgPow(mix: Uint8Array, prePow: Uint8Array, caches?: ProgPowCaches): Uint8Array {
   if (caches === undefined) powFail('ProgPowUnavailable');
   const height = prePowHeight(prePow);
-  // Heights past ethash's last epoch have no cache; such a header cannot be valid.
+  // A crafted height would make a worker build a cache of gigabytes (epoch 10,000 ≈ 1.3 GB);
+  // no real header comes near this cap (about 116 years of one-minute blocks).
   let epoch: number;
   try {
     epoch = epochOf(height);
   } catch {
     powFail('InvalidProgPow', `height ${height} is beyond the last ethash epoch`);
   }
+  if (epoch > MAX_VERIFIED_PROGPOW_EPOCH)
+    powFail('InvalidProgPow', `height ${height} is beyond epoch ${MAX_VERIFIED_PROGPOW_EPOCH}`);
   const cache = caches(epoch);
   const out = progpowLightVerify(
     cache,

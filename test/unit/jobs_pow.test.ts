@@ -10,11 +10,12 @@ import { fromHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { hashDifficulty } from '../../core/consensus/difficulty.js';
 import { genesisHeader } from '../../core/genesis.js';
+import { PowError } from '../../core/pow/errors.js';
 import { setPrePowNonce } from '../../core/pow/keys.js';
 import { md5Proof } from '../../core/pow/md5.js';
 import { progpowHash, progpowHeaderHash } from '../../core/pow/progpow/index.js';
 import { powDifficulty } from '../../core/pow/target.js';
-import { verifyPow } from '../../core/pow/verify.js';
+import { MAX_VERIFIED_PROGPOW_EPOCH, verifyPow } from '../../core/pow/verify.js';
 import { prePow } from '../../core/ser/header.js';
 import type { Proof } from '../../core/types/pow.js';
 import {
@@ -260,6 +261,24 @@ describe('the PoW job in the worker pool', () => {
       { ok: false, code: 'InvalidProgPow' },
       { ok: false, code: 'DifficultyTooLow' },
     ]);
+  });
+
+  it('ProgPoW: a header beyond the verified epochs fails at once, without building a cache', () => {
+    const height = BigInt(MAX_VERIFIED_PROGPOW_EPOCH + 1) * 30_000n;
+    const header = { ...genesisHeader('usernet'), height };
+    const pre = prePow(header, CHAIN_PARAMS.usernet);
+    let built = 0;
+    const caches = () => {
+      built++;
+      return progpowCacheFor(PROGPOW_DIR).get(0);
+    };
+    const proof = { kind: 'ProgPow' as const, mix: new Uint8Array(32) };
+    const item: PowItem = { ...valid, algorithm: 'progpow', target: 1n, prePow: pre, proof };
+    assert.throws(
+      () => verifyPow(pre, item, 'progpow', { proofSize: 42, progpow: caches }),
+      (e: unknown) => e instanceof PowError && e.code === 'InvalidProgPow',
+    );
+    assert.equal(built, 0);
   });
 
   // §10.3: key 32 zero bytes, input 128 zero bytes (which reads as a pre-pow of height 0).
