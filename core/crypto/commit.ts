@@ -7,6 +7,7 @@ import {
   bytesToBigInt,
   CURVE_N,
   CurveError,
+  isValidSecretKey,
   modN,
   mulG,
   mulSecret,
@@ -158,6 +159,20 @@ export function blindSum(pos: readonly Uint8Array[], neg: readonly Uint8Array[])
   const sum = modN(acc);
   if (sum === 0n) throw new CommitError('InvalidBlind', 'blinding factors sum to zero');
   return scalarToBytes(sum);
+}
+
+/**
+ * Epic's sum over `BlindingFactor`s (`sum_kernel_offsets`, `BlindingFactor + BlindingFactor`):
+ * zero factors and any that are not valid secret keys are silently dropped; no positive factor
+ * left gives zero (whatever the negatives); otherwise `blindSum`, so a zero result is refused.
+ */
+export function sumBlindingFactors(
+  pos: readonly Uint8Array[],
+  neg: readonly Uint8Array[],
+): Uint8Array {
+  const p = pos.filter(isValidSecretKey);
+  if (p.length === 0) return new Uint8Array(32);
+  return blindSum(p, neg.filter(isValidSecretKey));
 }
 
 /**

@@ -18,15 +18,15 @@ import {
   verifyPrepared,
 } from './batch_verify.js';
 import {
-  blindSum,
   CommitError,
   commit,
   commitSum,
   commitValue,
   parseCommitment,
+  sumBlindingFactors,
   sumCommits,
 } from './commit.js';
-import { isValidSecretKey, type Point, pointToCompressed } from './curve.js';
+import { type Point, pointToCompressed } from './curve.js';
 
 const I64_MAX = (1n << 63n) - 1n;
 const U64_MAX = (1n << 64n) - 1n;
@@ -191,24 +191,12 @@ export function verifyBlockKernelSums(
 }
 
 /**
- * `sum_kernel_offsets`: zero offsets are skipped, as are (silently, like Epic) any that are not
- * valid secret keys; no positive terms gives zero. A zero result is an error in Epic (and in
- * `blindSum`).
+ * This block's kernel offset: total − previous total (`sum_kernel_offsets`), or zero when they
+ * are equal.
  */
-export function sumKernelOffsets(
-  pos: readonly Uint8Array[],
-  neg: readonly Uint8Array[],
-): Uint8Array {
-  const keep = (b: Uint8Array) => !isZero(b) && isValidSecretKey(b);
-  const p = pos.filter(keep);
-  if (p.length === 0) return new Uint8Array(32);
-  return blindSum(p, neg.filter(keep));
-}
-
-/** This block's kernel offset: total − previous total, or zero when they are equal. */
 export function blockKernelOffset(total: Uint8Array, prevTotal: Uint8Array): Uint8Array {
   if (equalBytes(total, prevTotal)) return new Uint8Array(32);
-  return sumKernelOffsets([total], [prevTotal]);
+  return sumBlindingFactors([total], [prevTotal]);
 }
 
 // --- coinbase ---------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import {
   randomSecretKey,
   SECRET_KEY_SIZE,
   secretKeyFromSlice,
+  sumBlindingKeys,
   ZERO_KEY,
 } from './secret.js';
 import { SwitchCommitmentType } from './switch_type.js';
@@ -93,20 +94,6 @@ export interface SplitBlindingFactor {
   readonly blind2: BlindingFactor;
 }
 
-/** Valid non-zero factors as secret keys; zero and invalid ones are silently left out. */
-function usableKeys(factors: readonly BlindingFactor[]): Uint8Array[] {
-  const keys: Uint8Array[] = [];
-  for (const f of factors) {
-    if (f.isZero()) continue;
-    try {
-      keys.push(f.secretKey());
-    } catch (e) {
-      if (!(e instanceof KeychainError)) throw e;
-    }
-  }
-  return keys;
-}
-
 /**
  * Σpositive − Σnegative for `BlindingFactor + BlindingFactor` and `sum_kernel_offsets`: zero and
  * invalid factors are dropped, no positive factor left gives zero (whatever the negatives), and
@@ -116,9 +103,8 @@ export function sumBlindingFactors(
   positive: readonly BlindingFactor[],
   negative: readonly BlindingFactor[],
 ): BlindingFactor {
-  const pos = usableKeys(positive);
-  if (pos.length === 0) return BlindingFactor.zero();
-  return BlindingFactor.fromSecretKey(blindSumKeys(pos, usableKeys(negative)));
+  const raw = (fs: readonly BlindingFactor[]) => fs.map((f) => f.toBytes());
+  return BlindingFactor.fromSecretKey(sumBlindingKeys(raw(positive), raw(negative)));
 }
 
 /** Epic's `committed::sum_kernel_offsets`. */

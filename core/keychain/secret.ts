@@ -3,7 +3,7 @@
 // The arithmetic itself is core/crypto (curve.ts, commit.ts); this adds the keychain's errors.
 
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { blindSum, CommitError } from '../crypto/commit.js';
+import { blindSum, CommitError, sumBlindingFactors } from '../crypto/commit.js';
 import {
   CURVE_N,
   CurveError,
@@ -52,21 +52,36 @@ export function secretKeyTweakAdd(key: Uint8Array, tweak: Uint8Array): Uint8Arra
   return scalarToBytes(sum);
 }
 
+/** Runs a core/crypto blinding-factor sum, reporting its refusals as InvalidSecretKey. */
+function asKeychainSum(sum: () => Uint8Array): Uint8Array {
+  try {
+    return sum();
+  } catch (e) {
+    if (e instanceof CommitError) throw invalid(e.message);
+    throw e;
+  }
+}
+
 /**
  * `Secp256k1::blind_sum` as the keychain calls it: core/crypto's `blindSum` (inputs below n,
- * zero allowed; a zero result, the empty sum too, refused), its refusals reported as the
- * keychain's InvalidSecretKey.
+ * zero allowed; a zero result, the empty sum too, refused).
  */
 export function blindSumKeys(
   positive: readonly Uint8Array[],
   negative: readonly Uint8Array[],
 ): Uint8Array {
-  try {
-    return blindSum(positive, negative);
-  } catch (e) {
-    if (e instanceof CommitError) throw invalid(e.message);
-    throw e;
-  }
+  return asKeychainSum(() => blindSum(positive, negative));
+}
+
+/**
+ * core/crypto's `sumBlindingFactors` (zero and invalid factors dropped, no positive one left
+ * gives zero, a zero result refused) on raw 32-byte factors.
+ */
+export function sumBlindingKeys(
+  positive: readonly Uint8Array[],
+  negative: readonly Uint8Array[],
+): Uint8Array {
+  return asKeychainSum(() => sumBlindingFactors(positive, negative));
 }
 
 /** Compressed (02/03) public key k·G of a valid secret key. */

@@ -17,6 +17,7 @@ import {
   parseCommitment,
   pubkeyToCommit,
   serializeCommitment,
+  sumBlindingFactors,
   sumCommits,
   verifyCommitSum,
 } from '../../../core/crypto/commit.js';
@@ -127,6 +128,14 @@ describe('sums (§2.4, §8.1)', () => {
     assert.equal(toHex(blindSum([ZERO, TWO], [ONE])), toHex(ONE));
     assert.equal(toHex(blindSum([ONE], [TWO])), toHex(bigIntTo32(CURVE_N - 1n)));
     assert.throws(() => blindSum([bigIntTo32(CURVE_N)], []), commitError('InvalidBlind'));
+  });
+
+  it('sums of blinding factors drop zero and invalid ones; none positive gives zero (§5.6)', () => {
+    const N = bigIntTo32(CURVE_N);
+    assert.equal(toHex(sumBlindingFactors([TWO, ZERO, N], [ONE, N])), toHex(ONE));
+    assert.equal(toHex(sumBlindingFactors([ZERO, N], [ONE])), toHex(ZERO));
+    assert.equal(toHex(sumBlindingFactors([], [])), toHex(ZERO));
+    assert.throws(() => sumBlindingFactors([TWO], [TWO]), commitError('InvalidBlind'));
   });
 });
 
