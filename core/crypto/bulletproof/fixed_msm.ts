@@ -2,6 +2,9 @@
 // H_0..H_63, G, H), which get width-8 odd-multiple tables once per process (8,320 affine points,
 // one addition per ~9 scalar bits). A verification adds its per-proof points: few join the fixed
 // generators' doubling chain (Strauss, small per-call tables), many go through Pippenger.
+// All of it is variable time (core/crypto/ec/point.ts). The prover (prover.ts,
+// inner_product.ts) passes its secret vectors and blinding scalars to fixedMsm all the same,
+// as it did before the ec/ merge; prover.ts says to run it only where timing is unobservable.
 import { Point } from '../curve.js';
 import { pippenger } from '../ec/pippenger.js';
 import { type Affine, add, toAffineBatch } from '../ec/point.js';
