@@ -15,6 +15,7 @@ import {
 } from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
 import { type NodeIdentity, type Operations, operations } from './operations.js';
+import { ReplyCache } from './reply_cache.js';
 import { Router } from './router.js';
 import { type Operation, ROUTES, type Route, type Surface } from './routes.js';
 import { rpcTables } from './rpc/tables.js';
@@ -32,8 +33,11 @@ export class Dispatcher {
   private readonly guards: Readonly<Partial<Record<Surface, Credential>>>;
   private readonly ops: Operations;
   private readonly rpc: Readonly<Record<'owner' | 'foreign' | 'tor', MethodTable>>;
+  private readonly services: Services;
+  private readonly replies = new ReplyCache();
 
   constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity) {
+    this.services = services;
     for (const r of ROUTES) this.router.add(r.pattern, r);
     const owner = secrets.owner === null ? undefined : credential('NodeAPI', secrets.owner);
     const foreign =
@@ -56,7 +60,12 @@ export class Dispatcher {
   }
 
   async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {
-    if ('rpc' in op) return handleJsonRpc(req.body, this.rpc[op.rpc]);
+    if ('rpc' in op) {
+      const table = this.rpc[op.rpc];
+      return this.replies.serve(op.rpc, req.body, this.services.head(), (usage) =>
+        handleJsonRpc(req.body, table, usage),
+      );
+    }
     try {
       return respond(200, stringifyJson(await this.ops[op.rest](), { pretty: true }));
     } catch (e) {

@@ -7,6 +7,7 @@ import { stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
 import { type ApiError, apiErrorJson, busyResponse, internalError, isBusy } from './errors.js';
 import { CORS_HEADERS, type HttpResponse, JSON_CONTENT_TYPE, respond } from './http.js';
+import type { RpcUsage } from './reply_cache.js';
 
 export interface RpcParam {
   readonly name: string;
@@ -17,6 +18,11 @@ export interface RpcParam {
 export interface RpcMethod {
   readonly name: string;
   readonly params: readonly RpcParam[];
+  /**
+   * Its result depends only on the published chain head and constants, never on a request to an
+   * actor: a reply made of such calls can be reused while the head is unchanged (reply_cache.ts).
+   */
+  readonly pure?: boolean;
   /** Resolves with the `Ok` payload; rejects with an ApiError-carrying RpcFailure or a runtime error. */
   readonly run: (args: readonly unknown[]) => Promise<JsonValue>;
 }
@@ -114,11 +120,15 @@ function bindArgs(m: RpcMethod, params: JsonValue | undefined): unknown[] | stri
 }
 
 /** Runs one call; resolves with its reply, or undefined for a notification. */
-async function dispatch(call: Call, methods: MethodTable): Promise<JsonValue | undefined> {
+async function dispatch(
+  call: Call,
+  methods: MethodTable,
+  usage: RpcUsage,
+): Promise<JsonValue | undefined> {
   if (call.kind === 'invalid')
     return { error: { code: -32600, message: 'Invalid request' }, id: call.id };
   const id = call.kind === 'call' ? call.id : null;
-  const reply = await invoke(call.method, call.params, methods, id, call.version);
+  const reply = await invoke(call.method, call.params, methods, id, call.version, usage);
   return call.kind === 'call' ? reply : undefined;
 }
 
@@ -128,11 +138,13 @@ async function invoke(
   methods: MethodTable,
   id: Id,
   version: boolean,
+  usage: RpcUsage,
 ): Promise<JsonValue> {
   const m = methods.get(name);
   if (m === undefined) return errorReply(-32601, 'Method not found', id, version);
   const args = bindArgs(m, params);
   if (typeof args === 'string') return errorReply(-32602, args, id, version);
+  if (m.pure !== true) usage.impure = true;
   let result: JsonValue;
   try {
     result = { Ok: await m.run(args) };
@@ -154,8 +166,15 @@ function jsonReply(value: JsonValue): HttpResponse {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** A POST body to a JSON-RPC surface → the HTTP response Epic would give. */
-export async function handleJsonRpc(body: Uint8Array, methods: MethodTable): Promise<HttpResponse> {
+/**
+ * A POST body to a JSON-RPC surface → the HTTP response Epic would give. `usage` learns whether
+ * any call needed more than published state.
+ */
+export async function handleJsonRpc(
+  body: Uint8Array,
+  methods: MethodTable,
+  usage: RpcUsage = { impure: false },
+): Promise<HttpResponse> {
   let request: JsonValue;
   try {
     request = parseJson(utf8.decode(body));
@@ -166,8 +185,10 @@ export async function handleJsonRpc(body: Uint8Array, methods: MethodTable): Pro
   try {
     if (Array.isArray(request)) {
       if (request.length === 0)
-        return jsonReply((await dispatch({ kind: 'invalid', id: null }, methods)) as JsonValue);
-      const replies = await Promise.all(request.map((c) => dispatch(classify(c), methods)));
+        return jsonReply(
+          (await dispatch({ kind: 'invalid', id: null }, methods, usage)) as JsonValue,
+        );
+      const replies = await Promise.all(request.map((c) => dispatch(classify(c), methods, usage)));
       return jsonReply(replies.filter((r): r is JsonValue => r !== undefined));
     }
     if (typeof request !== 'object' || request === null) {
@@ -177,7 +198,7 @@ export async function handleJsonRpc(body: Uint8Array, methods: MethodTable): Pro
         jsonrpc: '2.0',
       });
     }
-    const reply = await dispatch(classify(request), methods);
+    const reply = await dispatch(classify(request), methods, usage);
     return jsonReply(reply ?? []);
   } catch (e) {
     if (isBusy(e)) return busyResponse();

@@ -14,6 +14,8 @@ export interface WrkOptions {
   readonly url: string;
   readonly method: 'GET' | 'POST';
   readonly body?: string;
+  /** A body with `{n}` standing for a counter: every request differs (e.g. a new JSON-RPC id). */
+  readonly countedBody?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly connections: number;
   readonly seconds: number;
@@ -34,6 +36,17 @@ export function runWrk(opts: WrkOptions): LoadResult {
     lines.push(`wrk.body = [[${opts.body}]]`, 'wrk.headers["Content-Type"] = "application/json"');
   for (const [k, v] of Object.entries(opts.headers ?? {}))
     lines.push(`wrk.headers["${k}"] = "${v}"`);
+  if (opts.countedBody !== undefined) {
+    const [before, after] = opts.countedBody.split('{n}');
+    lines.push(
+      'wrk.headers["Content-Type"] = "application/json"',
+      'local n = 0',
+      'request = function()',
+      '  n = n + 1',
+      `  return wrk.format(nil, nil, nil, [[${before}]] .. n .. [[${after ?? ''}]])`,
+      'end',
+    );
+  }
   writeFileSync(script, `${lines.join('\n')}\n`);
   const args = [
     '-t1',

@@ -5,19 +5,25 @@ import { type MethodTable, methodTable, type RpcMethod } from '../jsonrpc.js';
 import type { Operations } from '../operations.js';
 import type { RpcSurface } from '../routes.js';
 
+/** A method without parameters; `pure` when it only reads the published head (jsonrpc.ts). */
 const noParams = (
   name: string,
   run: () => Promise<import('../../core/json/value.js').JsonValue>,
+  pure = false,
 ): RpcMethod => ({
   name,
   params: [],
+  pure,
   run: () => run(),
 });
 
 export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTable>> {
   return {
-    owner: methodTable([noParams('get_status', ops.status)]),
-    foreign: methodTable([noParams('get_tip', ops.tip), noParams('get_version', ops.version)]),
+    owner: methodTable([noParams('get_status', ops.status, true)]),
+    foreign: methodTable([
+      noParams('get_tip', ops.tip, true),
+      noParams('get_version', ops.version, true),
+    ]),
     tor: methodTable([]),
   };
 }

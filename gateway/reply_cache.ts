@@ -1,0 +1,66 @@
+// Reuse of JSON-RPC replies that depend only on published state. A request whose every call is
+// to a `pure` method (its result a function of the chain head the chain actor published, and of
+// constants) gets the same reply for the same body bytes while that head is unchanged: pools and
+// monitors that poll `get_tip` with a fixed id are answered without parsing or printing. Any
+// other request, a body over the size cap, or no published head yet: computed every time.
+import type { HttpResponse } from './http.js';
+
+/** Filled in while a request is handled: whether a call needed more than published state. */
+export interface RpcUsage {
+  impure: boolean;
+}
+
+export interface ReplyCacheLimits {
+  /** Most replies kept per head; the oldest goes first. */
+  readonly maxEntries: number;
+  /** Bodies longer than this are never cached (nor used as keys). */
+  readonly maxBodyBytes: number;
+}
+
+export const DEFAULT_REPLY_CACHE: ReplyCacheLimits = { maxEntries: 256, maxBodyBytes: 512 };
+
+export class ReplyCache {
+  readonly #limits: ReplyCacheLimits;
+  /** The published state the entries were computed from; a new one empties the cache. */
+  #state: object | null = null;
+  readonly #entries = new Map<string, HttpResponse>();
+
+  constructor(limits: ReplyCacheLimits = DEFAULT_REPLY_CACHE) {
+    this.#limits = limits;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /**
+   * The reply for `body` on `surface`, computed by `compute` unless a pure reply computed from
+   * the same `state` is at hand. `state` is read by the caller just before; null disables reuse.
+   */
+  async serve(
+    surface: string,
+    body: Uint8Array,
+    state: object | null,
+    compute: (usage: RpcUsage) => Promise<HttpResponse>,
+  ): Promise<HttpResponse> {
+    const usage: RpcUsage = { impure: false };
+    if (state === null || body.byteLength > this.#limits.maxBodyBytes) return compute(usage);
+    if (state !== this.#state) {
+      this.#entries.clear();
+      this.#state = state;
+    }
+    // Latin-1 maps each byte to one character: the key is the exact bytes, valid UTF-8 or not.
+    const key = `${surface}\n${Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1')}`;
+    const known = this.#entries.get(key);
+    if (known !== undefined) return known;
+    const response = await compute(usage);
+    if (!usage.impure && this.#state === state) this.#remember(key, response);
+    return response;
+  }
+
+  #remember(key: string, response: HttpResponse): void {
+    if (this.#entries.size >= this.#limits.maxEntries)
+      this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.set(key, response);
+  }
+}
