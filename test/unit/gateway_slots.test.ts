@@ -4,18 +4,10 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { ChainHeadInfo } from '../../actors/chain/messages.js';
-import { type Gateway, startGateway } from '../../gateway/server.js';
+import type { Gateway } from '../../gateway/server.js';
+import { headInfo, startHeadGateway } from '../support/gateway.js';
 
-const HEAD: ChainHeadInfo = {
-  tip: {
-    height: 3n,
-    lastBlockPushed: new Uint8Array(32).fill(2),
-    prevBlockToLast: new Uint8Array(32).fill(1),
-    totalDifficulty: {},
-  },
-  headerVersion: 6,
-};
+const HEAD = headInfo(3n, 2);
 const GET_TIP = '{"jsonrpc":"2.0","method":"get_tip","params":[],"id":1}';
 
 /** Writes raw bytes on a fresh connection; resolves with what came back when the server closes or `ms` pass. */
@@ -46,18 +38,7 @@ describe('gateway in-flight slots', () => {
   let gateway: Gateway;
 
   before(async () => {
-    gateway = await startGateway({
-      host: '127.0.0.1',
-      port: 0,
-      tls: null,
-      secrets: { owner: null, foreign: null },
-      services: {
-        chain: (() => Promise.reject(new Error('not used'))) as never,
-        head: () => HEAD,
-      },
-      identity: { userAgent: 'test' },
-      maxInFlight: 2,
-    });
+    gateway = await startHeadGateway(() => HEAD, { maxInFlight: 2 });
   });
   after(() => gateway.close());
 

@@ -9,23 +9,13 @@ import { fromHex, toHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { genesisHeader } from '../../core/genesis.js';
 import { verifyCuckaroo } from '../../core/pow/cuckaroo.js';
-import { PowError, type PowErrorCode } from '../../core/pow/errors.js';
 import { sipKeysFromPrePow } from '../../core/pow/keys.js';
 import { sipKeyWords } from '../../core/pow/siphash.js';
 import { proofHash } from '../../core/pow/target.js';
 import { verifyPow } from '../../core/pow/verify.js';
 import { prePow } from '../../core/ser/header.js';
 import type { Proof } from '../../core/types/pow.js';
-
-function failure(f: () => void): PowErrorCode {
-  try {
-    f();
-  } catch (e) {
-    assert.ok(e instanceof PowError, `not a PowError: ${e}`);
-    return e.code;
-  }
-  assert.fail('the genesis proof verified');
-}
+import { failure } from '../support/pow.js';
 
 const PROOF_HASHES = {
   mainnet: '9759b851c0c31c9d081598927da17bdbc4c6bcef836bae73de0c776caef35065',
@@ -63,11 +53,11 @@ describe('genesis proofs of work', () => {
       assert.equal(toHex(proofHash(header.pow.proof, params)), PROOF_HASHES[chain]);
       // The proof is well formed (42 ascending nonces below 2^29); it fails on the graph.
       assert.equal(
-        failure(() => verifyPow(pre, header.pow, 'cuckatoo', params)),
+        failure(() => verifyPow(pre, header.pow, 'cuckatoo', params), 'the genesis proof'),
         'EndpointsDontMatch',
       );
       assert.equal(
-        failure(() => verifyPow(pre, header.pow, 'cuckaroo', params)),
+        failure(() => verifyPow(pre, header.pow, 'cuckaroo', params), 'the genesis proof'),
         'EndpointsDontMatch',
       );
     });
@@ -96,7 +86,7 @@ describe('genesis proofs of work', () => {
       const header = genesisHeader(chain);
       const pre = prePow(header, params);
       assert.equal(
-        failure(() => verifyPow(pre, header.pow, 'cuckatoo', params)),
+        failure(() => verifyPow(pre, header.pow, 'cuckatoo', params), 'the genesis proof'),
         'DuplicateEdge',
       );
     }

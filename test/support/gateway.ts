@@ -1,0 +1,34 @@
+// A real gateway on a free local port, with no credentials, whose head reads come from `head()`
+// and whose chain actor must never be asked (head reads are answered from published state).
+import type { ChainHeadInfo } from '../../actors/chain/messages.js';
+import { type Gateway, startGateway } from '../../gateway/server.js';
+
+export function headInfo(height: bigint, fill = Number(height)): ChainHeadInfo {
+  return {
+    tip: {
+      height,
+      lastBlockPushed: new Uint8Array(32).fill(fill),
+      prevBlockToLast: new Uint8Array(32),
+      totalDifficulty: {},
+    },
+    headerVersion: 6,
+  };
+}
+
+export function startHeadGateway(
+  head: () => ChainHeadInfo | null,
+  opts: { readonly maxInFlight?: number } = {},
+): Promise<Gateway> {
+  return startGateway({
+    host: '127.0.0.1',
+    port: 0,
+    tls: null,
+    secrets: { owner: null, foreign: null },
+    services: {
+      chain: (() => Promise.reject(new Error('head reads must not ask the actor'))) as never,
+      head,
+    },
+    identity: { userAgent: 'test' },
+    ...opts,
+  });
+}
