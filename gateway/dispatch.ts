@@ -6,13 +6,7 @@ import type { ApiSecrets } from '../config/types.js';
 import { stringifyJson } from '../core/json/stringify.js';
 import { authorized, type Credential, credential, unauthorized } from './auth.js';
 import { apiErrorResponse, busyResponse, internalError, isBusy } from './errors.js';
-import {
-  CORS_HEADERS,
-  type HttpRequest,
-  type HttpResponse,
-  JSON_CONTENT_TYPE,
-  respond,
-} from './http.js';
+import { type HttpRequest, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
 import { type NodeIdentity, type Operations, operations } from './operations.js';
 import { ReplyCache } from './reply_cache.js';
@@ -25,7 +19,7 @@ export type Resolution =
   | { readonly response: HttpResponse }
   | { readonly route: Route; readonly op: Operation };
 
-const PREFLIGHT = respond(200, '{}', [JSON_CONTENT_TYPE, ...CORS_HEADERS]);
+const PREFLIGHT = respond(200, '{}', JSON_CORS_HEADERS);
 const NOT_FOUND = respond(404);
 
 export class Dispatcher {

@@ -3,7 +3,7 @@
 
 import { stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
-import { CORS_HEADERS, type HttpResponse, JSON_CONTENT_TYPE, respond } from './http.js';
+import { type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
 
 /** Epic's `api::Error`, externally tagged in `result.Err`. */
 export type ApiError =
@@ -36,10 +36,7 @@ export const BUSY_RPC_CODE = -32000;
 
 export function busyResponse(): HttpResponse {
   const body = { error: { code: BUSY_RPC_CODE, message: 'Server busy' }, id: null, jsonrpc: '2.0' };
-  return respond(503, stringifyJson(body, { pretty: true, sortKeys: true }), [
-    JSON_CONTENT_TYPE,
-    ...CORS_HEADERS,
-  ]);
+  return respond(503, stringifyJson(body, { pretty: true, sortKeys: true }), JSON_CORS_HEADERS);
 }
 
 /** A runtime failure's `code` (busy, timeout, crashed…), when it has one. */

@@ -35,6 +35,12 @@ export const CORS_HEADERS: readonly (readonly [string, string])[] = [
 
 export const JSON_CONTENT_TYPE: readonly [string, string] = ['content-type', 'application/json'];
 
+/** The headers of every JSON-RPC answer (Epic's `/v2` replies carry CORS). */
+export const JSON_CORS_HEADERS: readonly (readonly [string, string])[] = [
+  JSON_CONTENT_TYPE,
+  ...CORS_HEADERS,
+];
+
 export function respond(
   status: number,
   body = '',

@@ -6,7 +6,7 @@ import { JsonError, parseJson } from '../core/json/parse.js';
 import { stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
 import { type ApiError, apiErrorJson, busyResponse, internalError, isBusy } from './errors.js';
-import { CORS_HEADERS, type HttpResponse, JSON_CONTENT_TYPE, respond } from './http.js';
+import { CORS_HEADERS, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
 import type { RpcUsage } from './reply_cache.js';
 
 export interface RpcParam {
@@ -158,10 +158,7 @@ async function invoke(
 }
 
 function jsonReply(value: JsonValue): HttpResponse {
-  return respond(200, stringifyJson(value, { pretty: true, sortKeys: true }), [
-    JSON_CONTENT_TYPE,
-    ...CORS_HEADERS,
-  ]);
+  return respond(200, stringifyJson(value, { pretty: true, sortKeys: true }), JSON_CORS_HEADERS);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
