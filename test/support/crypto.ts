@@ -41,3 +41,23 @@ export function keychainError(kind: KeychainErrorKind) {
     return true;
   };
 }
+
+/** A copy of `b` with bit `bit` flipped (bit 0 = least significant bit of byte 0). */
+export function flipBit(b: Uint8Array, bit: number): Uint8Array {
+  if (bit < 0 || bit >= 8 * b.length) throw new RangeError(`bit ${bit} outside ${b.length} bytes`);
+  const out = b.slice();
+  out[bit >> 3] = (out[bit >> 3] as number) ^ (1 << (bit & 7));
+  return out;
+}
+
+/**
+ * The 10 bits of a 675-byte range proof that no verifier reads: bits 4–7 of the A/S/T1/T2
+ * flag byte (64) and bits 10–15 of the L/R flag bytes (353–354), i.e. bits 2–7 of byte 354.
+ * secp256k1-zkp (`bulletproof_deserialize_point`) reads only bit k of the vector for point k,
+ * so Epic accepts a proof with any of these flipped.
+ */
+export function isIgnoredProofBit(bit: number): boolean {
+  const byte = bit >> 3;
+  const inByte = bit & 7;
+  return (byte === 64 && inByte >= 4) || (byte === 354 && inByte >= 2);
+}
