@@ -53,6 +53,11 @@ export class Dispatcher {
     return op === undefined ? { response: NOT_FOUND } : { route, op };
   }
 
+  /** A reply already known for this body (reply_cache.ts), to answer without going async. */
+  cachedReply(op: Operation, body: Uint8Array): HttpResponse | undefined {
+    return 'rpc' in op ? this.replies.known(op.rpc, body, this.services.head()) : undefined;
+  }
+
   async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {
     if ('rpc' in op) {
       const table = this.rpc[op.rpc];

@@ -17,6 +17,11 @@ export interface ReplyCacheLimits {
   readonly maxBodyBytes: number;
 }
 
+/** Latin-1 maps each byte to one character: the key is the exact bytes, valid UTF-8 or not. */
+function keyOf(surface: string, body: Uint8Array): string {
+  return `${surface}\n${Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1')}`;
+}
+
 export const DEFAULT_REPLY_CACHE: ReplyCacheLimits = { maxEntries: 256, maxBodyBytes: 512 };
 
 export class ReplyCache {
@@ -34,6 +39,15 @@ export class ReplyCache {
   }
 
   /**
+   * The reply kept for `body` on `surface` under `state`, if any. Synchronous, so a transport can
+   * answer inside the callback that delivered the body.
+   */
+  known(surface: string, body: Uint8Array, state: object | null): HttpResponse | undefined {
+    if (!this.#usable(body, state)) return undefined;
+    return this.#entries.get(keyOf(surface, body));
+  }
+
+  /**
    * The reply for `body` on `surface`, computed by `compute` unless a pure reply computed from
    * the same `state` is at hand. `state` is read by the caller just before; null disables reuse.
    */
@@ -44,18 +58,23 @@ export class ReplyCache {
     compute: (usage: RpcUsage) => Promise<HttpResponse>,
   ): Promise<HttpResponse> {
     const usage: RpcUsage = { impure: false };
-    if (state === null || body.byteLength > this.#limits.maxBodyBytes) return compute(usage);
-    if (state !== this.#state) {
-      this.#entries.clear();
-      this.#state = state;
-    }
-    // Latin-1 maps each byte to one character: the key is the exact bytes, valid UTF-8 or not.
-    const key = `${surface}\n${Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1')}`;
+    if (!this.#usable(body, state)) return compute(usage);
+    const key = keyOf(surface, body);
     const known = this.#entries.get(key);
     if (known !== undefined) return known;
     const response = await compute(usage);
     if (!usage.impure && this.#state === state) this.#remember(key, response);
     return response;
+  }
+
+  /** Whether reuse applies; a state other than the entries' own empties the cache first. */
+  #usable(body: Uint8Array, state: object | null): boolean {
+    if (state === null || body.byteLength > this.#limits.maxBodyBytes) return false;
+    if (state !== this.#state) {
+      this.#entries.clear();
+      this.#state = state;
+    }
+    return true;
   }
 
   #remember(key: string, response: HttpResponse): void {

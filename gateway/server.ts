@@ -141,6 +141,11 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
       // Once running, the slot is held until the answer, even if the client goes away.
       const release = ex.releaseSlot ?? (() => {});
       ex.releaseSlot = null;
+      const known = dispatcher.cachedReply(op, body);
+      if (known !== undefined) {
+        release();
+        return send(ex, known);
+      }
       dispatcher.run(op, { method, path, query, authorization, body }).then(
         (response) => {
           release();
