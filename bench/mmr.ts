@@ -9,22 +9,9 @@ import { Mmr } from '../core/mmr/mmr.js';
 import { height as heightU64 } from '../core/mmr/pos.js';
 import { height, leafPos } from '../core/mmr/safe_pos.js';
 import { type Measurement, measure, saveResults } from './lib/harness.js';
+import { element } from './lib/mmr_elements.js';
 
 const LEAVES = 1_000_000;
-
-/**
- * Leaf i: 34 bytes, an output's hash-mode size (features ‖ commitment), written into one reused
- * buffer (the MMR hashes and copies it before the next is written).
- */
-const scratch = new Uint8Array(34);
-const scratchView = new DataView(scratch.buffer);
-function element(i: number): Uint8Array {
-  scratch[0] = i % 2;
-  scratch[1] = 0x08;
-  scratchView.setUint32(2, i);
-  scratchView.setUint32(30, Math.imul(i, 0x9e3779b1) >>> 0);
-  return scratch;
-}
 
 const leafInput = new Uint8Array(8 + 34);
 leafInput.set(element(12_345), 8);

@@ -12,20 +12,10 @@ import { MemBackend } from '../core/mmr/mem_backend.js';
 import { Mmr } from '../core/mmr/mmr.js';
 import { leafPos } from '../core/mmr/safe_pos.js';
 import { type Measurement, measure, saveResults } from './lib/harness.js';
+import { element } from './lib/mmr_elements.js';
 
 const LEAVES = 100_000;
 const BATCH = 1_000;
-
-/** Leaf i: 34 bytes, an output's hash-mode size, in one reused buffer (the MMR copies it). */
-const scratch = new Uint8Array(34);
-const scratchView = new DataView(scratch.buffer);
-function element(i: number): Uint8Array {
-  scratch[0] = i % 2;
-  scratch[1] = 0x08;
-  scratchView.setUint32(2, i);
-  scratchView.setUint32(30, Math.imul(i, 0x9e3779b1) >>> 0);
-  return scratch;
-}
 
 /** Builds the MMR in batches, each inside `inBatch` (a transaction for SQLite). */
 function build(name: string, mmr: Mmr, inBatch: (fn: () => void) => void): Measurement {
