@@ -144,7 +144,8 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
       const known = dispatcher.cachedReply(op, body);
       if (known !== undefined) {
         release();
-        return send(ex, known);
+        send(ex, known);
+        return;
       }
       dispatcher.run(op, { method, path, query, authorization, body }).then(
         (response) => {
