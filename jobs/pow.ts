@@ -18,7 +18,7 @@ import { CHAIN_PARAMS, CHAIN_TYPES, type ChainParams, type ChainType } from '../
 import { VERIFY_ALGOS, type VerifyAlgo, verifierOf } from '../core/pow/algorithm.js';
 import { PowError, type PowErrorCode } from '../core/pow/errors.js';
 import { MIN_PRE_POW, prePowHeight, prePowSecondaryScaling } from '../core/pow/pre_pow.js';
-import { buildEpochCache, type EpochCache } from '../core/pow/progpow/index.js';
+import type { EpochCache } from '../core/pow/progpow/index.js';
 import { type RandomXBackend, UNAVAILABLE_RANDOMX } from '../core/pow/randomx_backend.js';
 import { powDifficulty } from '../core/pow/target.js';
 import { verifyPow } from '../core/pow/verify.js';
@@ -101,21 +101,6 @@ export function decodePowItem(bytes: Uint8Array): PowItem | null {
  */
 export const PROGPOW_CACHE_DIR_ENV = 'MWNODE_PROGPOW_CACHE_DIR';
 
-// Without a directory a worker keeps the two latest epochs (an epoch boundary) in memory.
-const EPOCHS_KEPT = 2;
-const epochCaches = new Map<number, EpochCache>();
-
-function inMemoryCache(epoch: number): EpochCache {
-  let cache = epochCaches.get(epoch);
-  if (cache === undefined) {
-    cache = buildEpochCache(epoch);
-    if (epochCaches.size >= EPOCHS_KEPT)
-      epochCaches.delete(epochCaches.keys().next().value as number);
-  } else epochCaches.delete(epoch);
-  epochCaches.set(epoch, cache);
-  return cache;
-}
-
 /**
  * Set to "none" before the pool starts to verify without the native RandomX addon; RandomX
  * proofs then fail with RandomXUnavailable, as they do wherever the addon was not built.
@@ -130,8 +115,7 @@ function workerRandomX(): RandomXBackend {
 }
 
 function progpowCache(epoch: number): EpochCache {
-  const dir = process.env[PROGPOW_CACHE_DIR_ENV];
-  return dir ? progpowCacheFor(dir).get(epoch) : inMemoryCache(epoch);
+  return progpowCacheFor(process.env[PROGPOW_CACHE_DIR_ENV] || null).get(epoch);
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -55,8 +55,8 @@ export type ProgpowCacheEvent =
 export type LightCacheBuilder = (epoch: number, onProgress: BuildProgress) => Uint32Array;
 
 export interface ProgpowCacheOptions {
-  /** Directory for the per-epoch files; created if missing. */
-  readonly dir: string;
+  /** Directory for the per-epoch files, created if missing; null keeps caches in memory only. */
+  readonly dir: string | null;
   /** Progress and lifecycle hook (logging); must not throw. */
   readonly onEvent?: (event: ProgpowCacheEvent) => void;
   /** Builds a light cache; the real builder unless a test substitutes one. */
@@ -162,7 +162,7 @@ export class ProgpowCacheStore {
     if (endianness() !== 'LE') throw new Error('progpow cache files assume a little-endian host');
     this.build = options.build ?? buildLightCache;
     this.keep = Math.max(1, options.keepInMemory ?? 2);
-    mkdirSync(options.dir, { recursive: true });
+    if (options.dir !== null) mkdirSync(options.dir, { recursive: true });
   }
 
   /** The cache for the epoch of a header height. */
@@ -189,27 +189,34 @@ export class ProgpowCacheStore {
   }
 
   private loadOrBuild(epoch: number): EpochCache {
+    const dir = this.options.dir;
+    if (dir === null) return epochCacheFrom(epoch, this.buildTimed(epoch));
     const start = performance.now();
-    const loaded = readCacheFile(this.options.dir, epoch);
+    const loaded = readCacheFile(dir, epoch);
     if (typeof loaded !== 'string') {
       this.emit({ kind: 'loaded', epoch, ms: performance.now() - start });
       return epochCacheFrom(epoch, loaded);
     }
     if (loaded !== 'missing') this.emit({ kind: 'rejected', epoch, reason: loaded });
-    return epochCacheFrom(epoch, this.buildAndPersist(epoch));
+    return epochCacheFrom(epoch, this.buildAndPersist(dir, epoch));
   }
 
-  private buildAndPersist(epoch: number): Uint32Array {
+  private buildTimed(epoch: number): Uint32Array {
     this.emit({ kind: 'build-start', epoch });
     const start = performance.now();
     const words = this.build(epoch, (done, total) =>
       this.emit({ kind: 'build-progress', epoch, done, total }),
     );
     this.emit({ kind: 'build-done', epoch, ms: performance.now() - start });
+    return words;
+  }
+
+  private buildAndPersist(dir: string, epoch: number): Uint32Array {
+    const words = this.buildTimed(epoch);
     try {
-      const path = writeCacheFile(this.options.dir, epoch, words);
+      const path = writeCacheFile(dir, epoch, words);
       this.emit({ kind: 'persisted', epoch, path });
-      if (this.options.prune !== false) this.prune(epoch - 1);
+      if (this.options.prune !== false) this.prune(dir, epoch - 1);
     } catch (err) {
       // Not fatal: verification goes on from memory; the next start rebuilds.
       this.emit({ kind: 'persist-failed', epoch, error: String(err) });
@@ -221,10 +228,10 @@ export class ProgpowCacheStore {
    * Removes files of epochs below `oldest` (another thread losing one just rebuilds it) and temp
    * files a crashed writer left; a live write takes about a second, so an hour-old one is stale.
    */
-  private prune(oldest: number): void {
+  private prune(dir: string, oldest: number): void {
     const staleBefore = Date.now() - STALE_TEMP_MS;
-    for (const name of readdirSync(this.options.dir)) {
-      const path = join(this.options.dir, name);
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
       const m = FILE_PATTERN.exec(name);
       try {
         if (m !== null && Number(m[1]) < oldest) unlinkSync(path);
@@ -236,14 +243,15 @@ export class ProgpowCacheStore {
   }
 }
 
-const perThread = new Map<string, ProgpowCacheStore>();
+const perThread = new Map<string | null, ProgpowCacheStore>();
 
 /**
- * This thread's store for a directory (module state is per worker thread, so each worker builds
- * or loads an epoch at most once). Options are taken from the first call for that directory.
+ * This thread's store for a directory, or its memory-only store for null (module state is per
+ * worker thread, so each worker builds or loads an epoch at most once). Options are taken from
+ * the first call for that directory.
  */
 export function progpowCacheFor(
-  dir: string,
+  dir: string | null,
   options: Omit<ProgpowCacheOptions, 'dir'> = {},
 ): ProgpowCacheStore {
   let store = perThread.get(dir);

@@ -179,9 +179,41 @@ describe('memory and files across epochs (fake builder)', () => {
     assert.equal(existsSync(join(dir, cacheFileName(7))), false);
   });
 
-  it('one store per directory per thread', () => {
+  it('one store per directory per thread, and one memory-only store', () => {
     const dir = join(root, 'shared');
     assert.equal(progpowCacheFor(dir), progpowCacheFor(dir));
     assert.notEqual(progpowCacheFor(dir), progpowCacheFor(join(root, 'other')));
+    assert.equal(progpowCacheFor(null), progpowCacheFor(null));
+    assert.notEqual(progpowCacheFor(null), progpowCacheFor(dir));
+  });
+
+  it('without a directory: builds once per epoch, keeps two in memory, writes nothing', () => {
+    const counted = counting(fakeBuild);
+    const events: ProgpowCacheEvent[] = [];
+    const s = new ProgpowCacheStore({
+      dir: null,
+      build: counted.build,
+      onEvent: (e) => events.push(e),
+    });
+    const first = s.get(3);
+    assert.equal(s.get(3), first);
+    s.get(4);
+    s.get(5);
+    assert.deepEqual(s.inMemory(), [5, 4]);
+    assert.deepEqual(counted.calls, [3, 4, 5]);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      [
+        'build-start',
+        'build-progress',
+        'build-done',
+        'build-start',
+        'build-progress',
+        'build-done',
+        'build-start',
+        'build-progress',
+        'build-done',
+      ],
+    );
   });
 });
