@@ -1,7 +1,7 @@
 // Cuckaroo (Grin-1.0 "cuckaroo29 v1", `core/src/pow/cuckaroo.rs`): dormant in Epic, whose node
 // never builds this verifier, kept for Cuckaroo-keyed tooling and Grin's genesis. Edge e is one
 // siphash_block value: u = its low half & mask, v = its high half & mask; equal endpoints link.
-import { checkEndpointXor, checkNonces, type Endpoints, edgeMask, walkCycle } from './cycle.js';
+import { checkEndpointXor, cycleInput, walkCycle } from './cycle.js';
 import { lastDigestHi, type SipKeys, siphashBlockLo } from './siphash.js';
 
 export function verifyCuckaroo(
@@ -10,9 +10,7 @@ export function verifyCuckaroo(
   nonces: readonly bigint[],
   proofSize: number,
 ): void {
-  const mask = edgeMask(edgeBits);
-  const words = checkNonces(nonces, mask, proofSize);
-  const ends: Endpoints = { lo: new Int32Array(2 * proofSize), hi: new Int32Array(2 * proofSize) };
+  const { mask, words, ends } = cycleInput(edgeBits, nonces, proofSize);
   for (let n = 0; n < proofSize; n++) {
     const lo = siphashBlockLo(keys, words.lo[n] as number, words.hi[n] as number);
     const hi = lastDigestHi();

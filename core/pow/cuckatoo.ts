@@ -1,7 +1,7 @@
 // Cuckatoo verification (`core/src/pow/cuckatoo.rs`), the verifier Epic uses for every Cuckoo
 // proof on every chain. Edge e joins u = H(2e) & mask and v = H(2e + 1) & mask; a cycle
 // passes from an endpoint x to the edge ending in its partner x ^ 1 on the same side.
-import { checkEndpointXor, checkNonces, type Endpoints, edgeMask, walkCycle } from './cycle.js';
+import { checkEndpointXor, cycleInput, type Endpoints, walkCycle } from './cycle.js';
 import { lastDigestHi, type SipKeys, siphash24Lo } from './siphash.js';
 
 /** The u (`side` 0) or v (`side` 1) endpoint of edge (lo, hi), unmasked, as int32 halves. */
@@ -17,9 +17,7 @@ export function verifyCuckatoo(
   nonces: readonly bigint[],
   proofSize: number,
 ): void {
-  const mask = edgeMask(edgeBits);
-  const words = checkNonces(nonces, mask, proofSize);
-  const ends: Endpoints = { lo: new Int32Array(2 * proofSize), hi: new Int32Array(2 * proofSize) };
+  const { mask, words, ends } = cycleInput(edgeBits, nonces, proofSize);
   for (let n = 0; n < proofSize; n++) {
     const lo = words.lo[n] as number;
     const hi = words.hi[n] as number;

@@ -73,6 +73,24 @@ export interface Endpoints {
   readonly hi: Int32Array;
 }
 
+/** What both verifiers start from: the checked nonces as words, and room for 2 endpoints each. */
+export interface CycleInput {
+  readonly mask: EdgeMask;
+  readonly words: NonceWords;
+  readonly ends: Endpoints;
+}
+
+export function cycleInput(
+  edgeBits: number,
+  nonces: readonly bigint[],
+  proofSize: number,
+): CycleInput {
+  const mask = edgeMask(edgeBits);
+  const words = checkNonces(nonces, mask, proofSize);
+  const ends = { lo: new Int32Array(2 * proofSize), hi: new Int32Array(2 * proofSize) };
+  return { mask, words, ends };
+}
+
 /** Every u must cancel out against the others, and every v (after the initial `seed`). */
 export function checkEndpointXor(ends: Endpoints, seed: number): void {
   let u = seed;

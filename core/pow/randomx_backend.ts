@@ -3,7 +3,7 @@
 // proof fail with RandomXUnavailable, never pass.
 
 export interface RandomXBackend {
-  /** Whether `hash` can be called; false for the placeholder. */
+  /** Whether `hash` can be called; false when no native RandomX could be loaded. */
   readonly available: boolean;
   /** RandomX(key, input) → 32 bytes; key = the header's seed, input = the full pre-pow. */
   hash(key: Uint8Array, input: Uint8Array): Uint8Array;
