@@ -135,31 +135,31 @@ napi_value js_init_cache(napi_env env, napi_callback_info info) {
   return queue(env, std::move(job), "randomx.initCache");
 }
 
-napi_value js_hash(napi_env env, napi_callback_info info) {
+// Reads (key, input) into a hashing job; false with a JS exception pending when they are bad.
+bool read_hash_args(napi_env env, napi_callback_info info, const char* usage, Job& job) {
   size_t argc = 2;
   napi_value argv[2];
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 2) {
-    napi_throw_type_error(env, nullptr, "randomx: hash(key, input) needs two arguments");
-    return nullptr;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr) != napi_ok) {
+    napi_throw_error(env, nullptr, "randomx: cannot read the arguments");
+    return false;
   }
+  if (argc < 2) {
+    napi_throw_type_error(env, nullptr, usage);
+    return false;
+  }
+  job.want_hash = true;
+  return read_bytes(env, argv[0], "key", job.key) && read_bytes(env, argv[1], "input", job.input);
+}
+
+napi_value js_hash(napi_env env, napi_callback_info info) {
   std::unique_ptr<Job> job(new Job());
-  job->want_hash = true;
-  if (!read_bytes(env, argv[0], "key", job->key) || !read_bytes(env, argv[1], "input", job->input)) return nullptr;
+  if (!read_hash_args(env, info, "randomx: hash(key, input) needs two arguments", *job)) return nullptr;
   return queue(env, std::move(job), "randomx.hash");
 }
 
 napi_value js_hash_sync(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  CALL(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
-  if (argc < 2) {
-    napi_throw_type_error(env, nullptr, "randomx: hashSync(key, input) needs two arguments");
-    return nullptr;
-  }
   Job job;
-  job.want_hash = true;
-  if (!read_bytes(env, argv[0], "key", job.key) || !read_bytes(env, argv[1], "input", job.input)) return nullptr;
+  if (!read_hash_args(env, info, "randomx: hashSync(key, input) needs two arguments", job)) return nullptr;
   job_execute(env, &job);
   if (!job.error.empty()) {
     napi_throw_error(env, nullptr, job.error.c_str());
