@@ -6,7 +6,7 @@ import { toHex } from '../bytes.js';
 import type { ChainParams } from '../chain_type.js';
 import type { JsonValue } from '../json/value.js';
 import type { BlockHeader } from '../types/block.js';
-import type { Difficulty, PowAlgo } from '../types/pow.js';
+import type { Difficulty } from '../types/pow.js';
 import type { Output, Transaction, TxKernel } from '../types/transaction.js';
 import { headerFromJson, headerToJson } from './block.js';
 import {
@@ -31,13 +31,9 @@ import {
   transactionToJson,
 } from './transaction.js';
 
-/** `PoWType::to_str`: both Cuckoo variants are `"cuckoo"`. */
+/** `PoWType::to_str`: both Cuckoo variants are `"cuckoo"` (core/chain/mining_algo.ts maps). */
 export type MiningAlgorithm = 'cuckoo' | 'randomx' | 'progpow';
 const MINING_ALGORITHMS: readonly string[] = ['cuckoo', 'randomx', 'progpow'];
-
-export function miningAlgorithm(algo: PowAlgo): MiningAlgorithm {
-  return algo === 'cuckaroo' || algo === 'cuckatoo' ? 'cuckoo' : algo;
-}
 
 /** One `(start, end, seed)` element of `epochs`; the seed is the header hash at the seed height. */
 export interface TemplateEpoch {

@@ -20,7 +20,6 @@ import {
   type FinalizedBlockTemplate,
   finalizedTemplateFromJson,
   finalizedTemplateToJson,
-  miningAlgorithm,
 } from '../../core/serde/mining.js';
 import { transactionToJson } from '../../core/serde/transaction.js';
 import type { BlockHeader } from '../../core/types/block.js';
@@ -95,13 +94,6 @@ describe('BlockTemplate JSON', () => {
       () => blockTemplateFromJson({ ...v, epochs: [[1, 2]] }, 'r', params),
       (e: unknown) => e instanceof JsonFormError && e.path === 'r.epochs[0]',
     );
-  });
-
-  it('algorithm names: both Cuckoo variants are "cuckoo"', () => {
-    assert.equal(miningAlgorithm('cuckaroo'), 'cuckoo');
-    assert.equal(miningAlgorithm('cuckatoo'), 'cuckoo');
-    assert.equal(miningAlgorithm('randomx'), 'randomx');
-    assert.equal(miningAlgorithm('progpow'), 'progpow');
   });
 });
 
