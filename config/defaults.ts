@@ -109,6 +109,7 @@ export function defaultServerConfig(
     tlsCertificateFile: null,
     tlsCertificateKey: null,
     foundationPath: null,
+    powPolicy: null,
     chainValidationMode: 'Disabled',
     archiveMode: false,
     skipSyncWait: false,

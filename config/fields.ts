@@ -69,6 +69,10 @@ export class TableReader {
     return this.fail(key, `expected ${what}, got ${describe(value)}`);
   }
 
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
   /** A sub-table; a missing one reads as empty, so all its keys take their defaults. */
   table(key: string): TableReader {
     const value = this.typed(key, 'a table', isTable) ?? {};

@@ -4,6 +4,7 @@
 import { dirname } from 'node:path';
 import { parse, TomlError, type TomlTable } from 'smol-toml';
 import { CHAIN_TYPES, type ChainType } from '../core/chain_type.js';
+import { POW_ALGOS, type Policy, type PowAlgo } from '../core/types/pow.js';
 import {
   CHAIN_TYPE_NAMES,
   chainTypeFromName,
@@ -157,6 +158,19 @@ function readHeaderSyncTimeout(s: TableReader, fallback: number): number {
   return value > BigInt(SAFE_MAX) ? SAFE_MAX : Number(value);
 }
 
+/** `pow_policy = { cuckatoo = 100 }`: whole percents per algorithm adding up to 100. */
+function readPowPolicy(s: TableReader, chain: ChainType): Policy | null {
+  if (!s.has('pow_policy')) return null;
+  if (chain === 'mainnet' || chain === 'floonet')
+    s.fail('pow_policy', 'is for the test chains (usernet, automated testing) only');
+  const t = s.table('pow_policy');
+  const policy: { [A in PowAlgo]: number } = { cuckaroo: 0, cuckatoo: 0, randomx: 0, progpow: 0 };
+  for (const algo of POW_ALGOS) policy[algo] = t.integer(algo, 0, 0, 100);
+  const total = POW_ALGOS.reduce((sum, a) => sum + policy[a], 0);
+  if (total !== 100) s.fail('pow_policy', `percents add up to ${total}, not 100`);
+  return policy;
+}
+
 export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
   const doc = parseToml(text, opts.file);
   // Without this check a misspelt `[sever]` would silently run on defaults.
@@ -176,6 +190,7 @@ export function parseServerToml(text: string, opts: ParseOptions): ServerConfig 
     tlsCertificateFile: s.optionalPath('tls_certificate_file'),
     tlsCertificateKey: s.optionalPath('tls_certificate_key'),
     foundationPath: s.optionalPath('foundation_path'),
+    powPolicy: readPowPolicy(s, chain),
     chainValidationMode: s.oneOf('chain_validation_mode', VALIDATION_MODES, d.chainValidationMode),
     archiveMode: s.boolean('archive_mode', d.archiveMode),
     skipSyncWait: s.boolean('skip_sync_wait', d.skipSyncWait),

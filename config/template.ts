@@ -2,6 +2,7 @@
 // config, so parsing the output gives the same config back; keys whose value is "not set" are
 // written commented out with an example.
 import { CHAIN_PARAMS } from '../core/chain_type.js';
+import { POW_ALGOS, type Policy } from '../core/types/pow.js';
 import { formatSocketAddr } from './addr.js';
 import { CHAIN_TYPE_NAMES } from './defaults.js';
 import type { ListenAddr, ServerConfig } from './types.js';
@@ -24,6 +25,11 @@ const addr = (a: ListenAddr): string => str(formatSocketAddr(a));
 const addrs = (list: readonly ListenAddr[]): string => `[${list.map(addr).join(', ')}]`;
 
 const optStr = (text: string | null): string | null => (text === null ? null : str(text));
+
+/** A pow_policy inline table, every algorithm written. */
+function policyToml(p: Policy): string {
+  return `{ ${POW_ALGOS.map((a) => `${a} = ${p[a] ?? 0}`).join(', ')} }`;
+}
 
 function optional(key: string, value: string | null, example: string): string {
   return value === null ? `#${key} = ${example}` : `${key} = ${value}`;
@@ -78,6 +84,14 @@ function serverSection(c: ServerConfig): string[] {
     '',
     '# File of the pre-generated foundation coinbases. Left out: the floonet file shipped with mwnode (floonet, usernet, automated testing); mainnet needs it set.',
     optional('foundation_path', optStr(c.foundationPath), '"foundation.json"'),
+    '',
+    '# Test chains only: the share (percent) of blocks each proof-of-work algorithm mines, in',
+    "# place of Epic's schedule, e.g. { cuckatoo = 100 } for fast local mining.",
+    optional(
+      'pow_policy',
+      c.powPolicy === null ? null : policyToml(c.powPolicy),
+      '{ cuckatoo = 100 }',
+    ),
     '',
     '# The chain: Mainnet, Floonet (public test network), UserTesting (local test chain) or',
     '# AutomatedTesting (tiny proof of work, for development and tests). It must agree with the',

@@ -1,6 +1,7 @@
 // The node's resolved configuration: what `mwnode-server.toml` says after defaults per chain
 // type are applied and relative paths are resolved. Plain data, so it can cross threads.
 import type { ChainType } from '../core/chain_type.js';
+import type { Policy } from '../core/types/pow.js';
 
 export interface ListenAddr {
   readonly host: string;
@@ -24,6 +25,11 @@ export interface ServerConfig {
   readonly tlsCertificateKey: string | null;
   /** `[server] foundation_path`; null when absent (the node's built-in default). */
   readonly foundationPath: string | null;
+  /**
+   * `[server] pow_policy` (test chains only): percent per algorithm for every policy era, in
+   * place of Epic's tables; null when absent.
+   */
+  readonly powPolicy: Policy | null;
   /** `[server] chain_validation_mode`: full validation after each block, or none. */
   readonly chainValidationMode: ChainValidationMode;
   /** `[server] archive_mode`: keep every block instead of pruning below the horizon. */

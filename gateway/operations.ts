@@ -2,21 +2,37 @@
 // read the state it published), shape the reply with a view. "Same payloads on /v1 and /v2"
 // holds by construction.
 import type { ChainHeadInfo } from '../actors/chain/messages.js';
+import { CHAIN_PARAMS, type ChainParams, type ChainType } from '../core/chain_type.js';
 import { sealJson } from '../core/json/sealed.js';
 import type { JsonValue } from '../core/json/value.js';
+import { writeBlock } from '../core/ser/block.js';
+import { encode, type WriteFn } from '../core/ser/codec.js';
+import { writeKernel, writeOutput } from '../core/ser/transaction.js';
+import type { CoinbaseData } from '../core/serde/mining.js';
+import type { Block } from '../core/types/block.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
 import { statusView, tipView, versionView } from './views.js';
 
 export interface Operations {
+  /** Parameters of the chain served (encodings depend on them). */
+  readonly chainParams: ChainParams;
   routeIndex(): Promise<JsonValue>;
   status(): Promise<JsonValue>;
   tip(): Promise<JsonValue>;
   version(): Promise<JsonValue>;
+  /** Mining step 1 (node-api reference §8.1), shared by get_block_template and /v1. */
+  blockTemplate(): Promise<JsonValue>;
+  /** Mining step 2. */
+  finalizeTemplate(coinbase: CoinbaseData): Promise<JsonValue>;
+  /** Mining step 3: `null` once accepted; a refusal is Epic's `Internal(<chain error>)`. */
+  submitBlock(block: Block): Promise<JsonValue>;
 }
 
 export interface NodeIdentity {
   readonly userAgent: string;
+  /** The chain served: binary encodings of blocks and proofs depend on it. */
+  readonly chainType: ChainType;
 }
 
 /**
@@ -46,15 +62,36 @@ interface HeadViews {
   readonly version: JsonValue;
 }
 
+function miningOperations(
+  services: Services,
+  params: ChainParams,
+): Pick<Operations, 'blockTemplate' | 'finalizeTemplate' | 'submitBlock'> {
+  const v2 = <T>(write: WriteFn<T>, value: T) => encode(write, value, 2, params);
+  return {
+    blockTemplate: () => services.chain('blockTemplate', {}),
+    finalizeTemplate: (cb) =>
+      services.chain('finalizeTemplate', {
+        output: v2(writeOutput, cb.output),
+        kernel: v2(writeKernel, cb.kernel),
+      }),
+    submitBlock: async (block) => {
+      await services.chain('submitBlock', { block: v2(writeBlock, block) });
+      return null;
+    },
+  };
+}
+
 export function operations(services: Services, identity: NodeIdentity): Operations {
   const viewsOf = headViews(identity);
   // The published head when there is one; before the first event, a request to the actor.
   const views = async (): Promise<HeadViews> =>
     viewsOf(services.head() ?? (await services.chain('getHead', {})));
   return {
+    chainParams: CHAIN_PARAMS[identity.chainType],
     routeIndex: async () => [...ROUTE_INDEX],
     status: async () => (await views()).status,
     tip: async () => (await views()).tip,
     version: async () => (await views()).version,
+    ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
   };
 }

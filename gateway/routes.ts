@@ -4,7 +4,7 @@
 // keep their place (so auth and 404-after-auth behave as in Epic) with no verbs.
 
 export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
-export type RestOp = 'routeIndex' | 'status' | 'tip' | 'version';
+export type RestOp = 'routeIndex' | 'status' | 'tip' | 'version' | 'blockTemplate';
 export type RpcSurface = 'owner' | 'foreign' | 'tor';
 export type Operation = { readonly rest: RestOp } | { readonly rpc: RpcSurface };
 
@@ -54,7 +54,7 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/peers/onion_addresses'),
   v1('/v1/peers/**'),
   v1('/v1/version', { get: { rest: 'version' } }),
-  v1('/v1/mining/block_template'),
+  v1('/v1/mining/block_template', { get: { rest: 'blockTemplate' } }),
   { pattern: '/v2/', surface: 'index', get: { rest: 'routeIndex' }, maxBody: SMALL_BODY },
   { pattern: '/v2/owner', surface: 'owner', post: { rpc: 'owner' }, maxBody: RPC_MAX_BODY },
   { pattern: '/v2/foreign', surface: 'foreign', post: { rpc: 'foreign' }, maxBody: RPC_MAX_BODY },

@@ -29,7 +29,12 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   const system = new ActorSystem();
   const chain = await system.spawn(chainActor, {
     name: 'chain',
-    init: { chainType: config.chainType, dbRoot: config.dbRoot },
+    init: {
+      chainType: config.chainType,
+      dbRoot: config.dbRoot,
+      foundationPath: config.foundationPath,
+      powPolicy: config.powPolicy,
+    },
     // Its handlers are synchronous, so they still run one at a time; a window of requests in
     // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
     concurrency: CHAIN_PIPELINE,
@@ -47,7 +52,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       tls: tls && { certFile: tls.certFile, keyFile: tls.keyFile },
       secrets,
       services,
-      identity: { userAgent: USER_AGENT },
+      identity: { userAgent: USER_AGENT, chainType: config.chainType },
       log,
     });
   } catch (e) {

@@ -1,16 +1,28 @@
-// The chain actor: owns the chain database; runs on its own thread in the node process.
-import { type ActorFactory, actorFromHandlers } from '../../runtime/index.js';
+// The chain actor: owns the chain database and a verification pool; runs on its own thread in
+// the node process.
+import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
 import { ChainService } from './service.js';
+import { poolVerifier } from './verifier.js';
 
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
-  const chain = new ChainService(init);
-  ctx.publish('head', chain.getHead());
+  const pool = new WorkPool(
+    init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
+  );
+  const chain = new ChainService(init, poolVerifier(pool, init.chainType));
+  const publishHead = () => ctx.publish('head', chain.getHead());
+  publishHead();
   return actorFromHandlers<ChainProtocol>(
     {
       getTip: () => chain.getTip(),
       getHead: () => chain.getHead(),
+      submitBlock: (req) => chain.submitBlock(req.block, publishHead),
+      blockTemplate: () => chain.blockTemplate(),
+      finalizeTemplate: (req) => chain.finalizeTemplate(req.output, req.kernel),
     },
-    () => chain.close(),
+    () => {
+      chain.close();
+      void pool.close();
+    },
   );
 };

@@ -1,7 +1,11 @@
 // Every table of the chain database, its columns and their encodings. The schema version is
 // stored in `PRAGMA user_version`; a database from a newer schema is refused, never guessed at.
+// The MMR tables (output, rangeproof, kernel, header) are created by mmr_schema.ts.
+//
+// Version 2 adds full blocks, block sums, the spent index and the output/kernel indexes; a
+// version-1 database (headers and tips only, at genesis) is upgraded in place.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 -- One row per header known to the node; bytes are the protocol-v2 full serialization.
@@ -12,9 +16,43 @@ CREATE TABLE IF NOT EXISTS headers (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS headers_by_height ON headers (height);
 
--- Named pointers into headers: 'head' (the body head) and 'header_head'.
+-- Named pointers into headers: 'head' (the body head), 'header_head' and 'tail'.
 CREATE TABLE IF NOT EXISTS tips (
   name TEXT PRIMARY KEY,
   hash BLOB NOT NULL REFERENCES headers (hash)
 ) WITHOUT ROWID;
+
+-- Full blocks (protocol-v2 serialization), kept for forks too.
+CREATE TABLE IF NOT EXISTS blocks (
+  hash  BLOB PRIMARY KEY REFERENCES headers (hash),
+  block BLOB NOT NULL
+) WITHOUT ROWID;
+
+-- Epic's BlockSums after each block: Σ unspent outputs − overage·H and Σ kernel excesses.
+CREATE TABLE IF NOT EXISTS block_sums (
+  hash       BLOB PRIMARY KEY REFERENCES headers (hash),
+  utxo_sum   BLOB NOT NULL,       -- 33-byte commitment
+  kernel_sum BLOB NOT NULL        -- 33-byte commitment
+) WITHOUT ROWID;
+
+-- What each block spent: (output MMR position, height) per input, in input order, 16 bytes each.
+CREATE TABLE IF NOT EXISTS spent (
+  hash      BLOB PRIMARY KEY REFERENCES headers (hash),
+  positions BLOB NOT NULL
+) WITHOUT ROWID;
+
+-- Unspent outputs on the head's chain: commitment → output MMR position and block height.
+CREATE TABLE IF NOT EXISTS output_pos (
+  commit_ BLOB PRIMARY KEY,
+  pos     INTEGER NOT NULL,
+  height  INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Every kernel on the head's chain by kernel MMR position, and by excess for get_kernel.
+CREATE TABLE IF NOT EXISTS kernel_pos (
+  pos    INTEGER PRIMARY KEY,
+  excess BLOB NOT NULL,
+  height INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS kernel_by_excess ON kernel_pos (excess, pos);
 `;

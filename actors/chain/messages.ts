@@ -1,6 +1,7 @@
 // The chain actor's protocol: every request it accepts and the reply each gets.
 import type { ChainType } from '../../core/chain_type.js';
-import type { Difficulty } from '../../core/types/pow.js';
+import type { JsonValue } from '../../core/json/value.js';
+import type { Difficulty, Policy } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 
 export interface ChainTip {
@@ -19,9 +20,23 @@ export interface ChainHeadInfo {
 
 export type Empty = Record<string, never>;
 
+/** Epic's outcome of an accepted block: it extends the head, replaces it (reorg), or not. */
+export type BlockStatus = 'next' | 'reorg' | 'fork';
+
+export interface SubmitReply {
+  readonly hash: Uint8Array;
+  readonly status: BlockStatus;
+}
+
 export interface ChainProtocol {
   getTip: { req: Empty; res: ChainTip };
   getHead: { req: Empty; res: ChainHeadInfo };
+  /** A block in protocol-v2 bytes; refused with a ChainError carrying Epic's text. */
+  submitBlock: { req: { block: Uint8Array }; res: SubmitReply };
+  /** get_block_template's `Ok` payload. */
+  blockTemplate: { req: Empty; res: JsonValue };
+  /** finalize_block_template's `Ok` payload; output and kernel in protocol-v2 bytes. */
+  finalizeTemplate: { req: { output: Uint8Array; kernel: Uint8Array }; res: JsonValue };
 }
 
 /** What the chain actor publishes: its head, at start and after every change. */
@@ -32,6 +47,12 @@ export interface ChainEvents {
 export interface ChainInit {
   readonly chainType: ChainType;
   readonly dbRoot: string;
+  /** `[server] foundation_path`; null for the built-in file. */
+  readonly foundationPath: string | null;
+  /** Test chains: one algorithm table for every policy era instead of Epic's. */
+  readonly powPolicy: Policy | null;
+  /** Verification worker threads (default: one per CPU). */
+  readonly verifierThreads?: number;
 }
 
 /** The chain actor's module, for `ActorSystem.spawn`. */

@@ -1,13 +1,46 @@
 // What the chain actor does for each message, over its store. No thread or transport code here.
-import { CHAIN_PARAMS } from '../../core/chain_type.js';
-import type { ChainHeadInfo, ChainInit, ChainTip } from './messages.js';
+
+import { loadFoundationFile } from '../../config/foundation.js';
+import { CHAIN_PARAMS, type ChainParams } from '../../core/chain_type.js';
+import { customPolicyConfig, policyConfig } from '../../core/consensus/feijoada.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { readBlock } from '../../core/ser/block.js';
+import { decode } from '../../core/ser/codec.js';
+import { headerHash } from '../../core/ser/header.js';
+import { readKernel, readOutput } from '../../core/ser/transaction.js';
+import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
+import { ChainError } from './errors.js';
+import type { ChainHeadInfo, ChainInit, ChainTip, SubmitReply } from './messages.js';
+import { blockTemplate, finalizeTemplate } from './mining.js';
+import { OrphanPool } from './orphans.js';
+import { type PipelineContext, processBlock } from './pipeline.js';
 import { ChainStore } from './store.js';
+import type { BlockVerifier } from './verifier.js';
+
+const V2 = 2;
 
 export class ChainService {
   private readonly store: ChainStore;
+  private readonly params: ChainParams;
+  private readonly ctx: PipelineContext;
+  private readonly orphans = new OrphanPool();
+  /** Blocks are processed one at a time, in arrival order. */
+  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(init: ChainInit) {
-    this.store = new ChainStore(init.dbRoot, CHAIN_PARAMS[init.chainType]);
+  constructor(init: ChainInit, verifier: BlockVerifier) {
+    this.params = CHAIN_PARAMS[init.chainType];
+    this.store = new ChainStore(init.dbRoot, this.params);
+    this.ctx = {
+      store: this.store,
+      params: this.params,
+      policy:
+        init.powPolicy !== null && init.chainType !== 'mainnet'
+          ? customPolicyConfig(init.powPolicy)
+          : policyConfig(init.chainType),
+      foundation: loadFoundationFile(init.chainType, init.foundationPath),
+      verifier,
+      now: () => Date.now() / 1000,
+    };
   }
 
   getTip(): ChainTip {
@@ -16,8 +49,7 @@ export class ChainService {
 
   getHead(): ChainHeadInfo {
     const head = this.store.tip('head');
-    if (head === null)
-      throw Object.assign(new Error("can't get head: no head in the store"), { code: 'Internal' });
+    if (head === null) throw new ChainError('Other', "can't get head: no head in the store");
     const h = head.header;
     return {
       tip: {
@@ -28,6 +60,48 @@ export class ChainService {
       },
       headerVersion: h.version,
     };
+  }
+
+  /** Processes a block (then any orphans waiting for it); `onHead` runs when the head moved. */
+  submitBlock(bytes: Uint8Array, onHead: () => void): Promise<SubmitReply> {
+    const run = async (): Promise<SubmitReply> => {
+      const block = decode(readBlock, bytes, V2, this.params, 'block');
+      const reply = await this.accept(block, onHead);
+      return reply;
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async accept(
+    block: ReturnType<typeof readBlock>,
+    onHead: () => void,
+  ): Promise<SubmitReply> {
+    let accepted: Awaited<ReturnType<typeof processBlock>>;
+    try {
+      accepted = await processBlock(this.ctx, block);
+    } catch (e) {
+      if (e instanceof ChainError && e.kind === 'Orphan') {
+        this.orphans.add(headerHash(block.header, this.params), block, Date.now());
+      }
+      throw e;
+    }
+    if (accepted.status !== 'fork') onHead();
+    for (const child of this.orphans.takeChildren(accepted.hash)) {
+      await this.accept(child.block, onHead).catch(() => undefined);
+    }
+    return { hash: accepted.hash, status: accepted.status };
+  }
+
+  blockTemplate(): JsonValue {
+    return blockTemplateToJson(blockTemplate(this.ctx, []));
+  }
+
+  finalizeTemplate(outputBytes: Uint8Array, kernelBytes: Uint8Array): JsonValue {
+    const output = decode(readOutput, outputBytes, V2, this.params, 'coinbase output');
+    const kernel = decode(readKernel, kernelBytes, V2, this.params, 'coinbase kernel');
+    return finalizedTemplateToJson(finalizeTemplate(this.ctx, { output, kernel }, []));
   }
 
   close(): void {

@@ -1,31 +1,80 @@
-// The chain's SQLite store (better-sqlite3, WAL, synchronous=FULL): headers and tips. Opened
-// once per actor; every write happens inside one transaction.
+// The chain's SQLite store (better-sqlite3, WAL, synchronous=FULL): headers, blocks, block
+// sums, spent indexes, tips, and the txhashset (MMRs and indexes) in the same file. Opened once
+// per actor; every change made while accepting a block happens inside one `transaction`.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { toHex } from '../../core/bytes.js';
 import type { ChainParams } from '../../core/chain_type.js';
-import { genesisHeader } from '../../core/genesis.js';
+import { genesisBlock } from '../../core/genesis.js';
+import { readBlock, writeBlock } from '../../core/ser/block.js';
 import { decode, encode } from '../../core/ser/codec.js';
 import { headerHash, readHeader, writeHeader } from '../../core/ser/header.js';
-import type { BlockHeader } from '../../core/types/block.js';
+import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
 import { SCHEMA, SCHEMA_VERSION } from './layout.js';
+import { type CommitPos, TxHashSet } from './txhashset.js';
 
 export const DB_FILE = 'chain.sqlite';
+const V2 = 2;
+/** Decoded headers kept (the difficulty window and policy walks read the same ones again). */
+const HEADER_CACHE = 4096;
 
 export interface StoredHeader {
   readonly hash: Uint8Array;
   readonly header: BlockHeader;
 }
 
+export type TipName = 'head' | 'header_head' | 'tail';
+
+/** Sums of the empty chain: Epic's default BlockSums (33 zero bytes, skipped when summing). */
+export const ZERO_SUMS: BlockSums = {
+  utxoSum: new Uint8Array(33),
+  kernelSum: new Uint8Array(33),
+};
+
+interface Statements {
+  readonly header: Database.Statement<[Uint8Array], Buffer>;
+  readonly putHeader: Database.Statement<[Uint8Array, number, Uint8Array]>;
+  readonly block: Database.Statement<[Uint8Array], Buffer>;
+  readonly hasBlock: Database.Statement<[Uint8Array], number>;
+  readonly putBlock: Database.Statement<[Uint8Array, Uint8Array]>;
+  readonly sums: Database.Statement<[Uint8Array], { utxo_sum: Buffer; kernel_sum: Buffer }>;
+  readonly putSums: Database.Statement<[Uint8Array, Uint8Array, Uint8Array]>;
+  readonly spent: Database.Statement<[Uint8Array], Buffer>;
+  readonly putSpent: Database.Statement<[Uint8Array, Uint8Array]>;
+  readonly tip: Database.Statement<[string], Buffer>;
+  readonly setTip: Database.Statement<[string, Uint8Array]>;
+}
+
+function prepare(db: Database.Database): Statements {
+  return {
+    header: db.prepare<[Uint8Array], Buffer>('SELECT header FROM headers WHERE hash = ?').pluck(),
+    putHeader: db.prepare('INSERT OR IGNORE INTO headers (hash, height, header) VALUES (?, ?, ?)'),
+    block: db.prepare<[Uint8Array], Buffer>('SELECT block FROM blocks WHERE hash = ?').pluck(),
+    hasBlock: db
+      .prepare<[Uint8Array], number>('SELECT count(*) FROM blocks WHERE hash = ?')
+      .pluck(),
+    putBlock: db.prepare('INSERT OR IGNORE INTO blocks (hash, block) VALUES (?, ?)'),
+    sums: db.prepare('SELECT utxo_sum, kernel_sum FROM block_sums WHERE hash = ?'),
+    putSums: db.prepare(
+      'INSERT OR REPLACE INTO block_sums (hash, utxo_sum, kernel_sum) VALUES (?, ?, ?)',
+    ),
+    spent: db.prepare<[Uint8Array], Buffer>('SELECT positions FROM spent WHERE hash = ?').pluck(),
+    putSpent: db.prepare('INSERT OR REPLACE INTO spent (hash, positions) VALUES (?, ?)'),
+    tip: db.prepare<[string], Buffer>('SELECT hash FROM tips WHERE name = ?').pluck(),
+    setTip: db.prepare('INSERT OR REPLACE INTO tips (name, hash) VALUES (?, ?)'),
+  };
+}
+
 export class ChainStore {
+  readonly params: ChainParams;
+  readonly txhashset: TxHashSet;
   private readonly db: Database.Database;
-  private readonly params: ChainParams;
-  private readonly selectTip: Database.Statement<
-    [string],
-    { hash: Uint8Array; header: Uint8Array }
-  >;
-  /** Decoded tips, dropped whenever a tip moves (only this store moves them). */
-  private readonly tips = new Map<string, StoredHeader>();
+  private readonly st: Statements;
+  /** Decoded headers by hex hash, most recently used last. */
+  private readonly headers = new Map<string, StoredHeader>();
+  /** Decoded tips, dropped whenever a tip moves or a transaction fails. */
+  private readonly tips = new Map<TipName, StoredHeader>();
 
   constructor(dbRoot: string, params: ChainParams) {
     mkdirSync(dbRoot, { recursive: true, mode: 0o700 });
@@ -35,10 +84,9 @@ export class ChainStore {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
     this.migrate();
-    this.selectTip = this.db.prepare(
-      'SELECT h.hash AS hash, h.header AS header FROM tips t JOIN headers h ON h.hash = t.hash WHERE t.name = ?',
-    );
-    if (this.tip('head') === null) this.initGenesis();
+    this.st = prepare(this.db);
+    this.txhashset = new TxHashSet(this.db, params);
+    if (this.tip('head') === null || this.txhashset.headerCount() === 0n) this.initGenesis();
   }
 
   private migrate(): void {
@@ -52,33 +100,139 @@ export class ChainStore {
     this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
 
+  /** A new database, or a version-1 one that only has the genesis header and tips. */
   private initGenesis(): void {
-    const genesis = genesisHeader(this.params.type);
-    const hash = headerHash(genesis, this.params);
-    const bytes = encode(writeHeader, genesis, 2, this.params);
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO headers (hash, height, header) VALUES (?, ?, ?)')
-        .run(hash, 0, bytes);
-      const setTip = this.db.prepare('INSERT INTO tips (name, hash) VALUES (?, ?)');
-      setTip.run('head', hash);
-      setTip.run('header_head', hash);
-    })();
-    this.tips.clear();
+    const genesis = genesisBlock(this.params.type);
+    const hash = headerHash(genesis.header, this.params);
+    this.transaction(() => {
+      this.saveHeader(hash, genesis.header);
+      this.saveBlock(hash, genesis, ZERO_SUMS, this.txhashset.applyBlock(genesis));
+      this.txhashset.pushHeader(genesis.header);
+      for (const name of ['head', 'header_head', 'tail'] as const) this.setTip(name, hash);
+    });
   }
 
-  tip(name: 'head' | 'header_head'): StoredHeader | null {
+  /** Runs `fn` in one transaction covering the store and the txhashset. */
+  transaction<T>(fn: () => T): T {
+    try {
+      return this.txhashset.transaction(fn);
+    } catch (e) {
+      this.tips.clear();
+      throw e;
+    }
+  }
+
+  // ---- headers --------------------------------------------------------------------------
+
+  header(hash: Uint8Array): StoredHeader | undefined {
+    const key = toHex(hash);
+    const cached = this.headers.get(key);
+    if (cached !== undefined) {
+      this.headers.delete(key);
+      this.headers.set(key, cached);
+      return cached;
+    }
+    const row = this.st.header.get(hash);
+    if (row === undefined) return undefined;
+    const stored = { hash: hash.slice(), header: this.decodeHeader(row) };
+    this.remember(key, stored);
+    return stored;
+  }
+
+  private remember(key: string, stored: StoredHeader): void {
+    this.headers.set(key, stored);
+    if (this.headers.size > HEADER_CACHE) {
+      const oldest = this.headers.keys().next().value;
+      if (oldest !== undefined) this.headers.delete(oldest);
+    }
+  }
+
+  private decodeHeader(bytes: Uint8Array): BlockHeader {
+    return decode(readHeader, bytes, V2, this.params, 'stored header');
+  }
+
+  saveHeader(hash: Uint8Array, header: BlockHeader): void {
+    this.st.putHeader.run(
+      hash,
+      Number(header.height),
+      encode(writeHeader, header, V2, this.params),
+    );
+  }
+
+  /** The header at `height` on the head's chain. */
+  headerAtHeight(height: bigint): StoredHeader | undefined {
+    const hash = this.txhashset.headerHashAt(height);
+    return hash === null ? undefined : this.header(hash);
+  }
+
+  // ---- blocks ---------------------------------------------------------------------------
+
+  hasBlock(hash: Uint8Array): boolean {
+    return this.st.hasBlock.get(hash) === 1;
+  }
+
+  block(hash: Uint8Array): Block | undefined {
+    const row = this.st.block.get(hash);
+    return row === undefined ? undefined : decode(readBlock, row, V2, this.params, 'stored block');
+  }
+
+  /** Epic's `add_block`: the block, its sums and its spent index, for forks as well. */
+  saveBlock(hash: Uint8Array, block: Block, sums: BlockSums, spent: readonly CommitPos[]): void {
+    this.st.putBlock.run(hash, encode(writeBlock, block, V2, this.params));
+    this.st.putSums.run(hash, sums.utxoSum, sums.kernelSum);
+    this.st.putSpent.run(hash, encodeSpent(spent));
+  }
+
+  blockSums(hash: Uint8Array): BlockSums | undefined {
+    const row = this.st.sums.get(hash);
+    return (
+      row && { utxoSum: new Uint8Array(row.utxo_sum), kernelSum: new Uint8Array(row.kernel_sum) }
+    );
+  }
+
+  spent(hash: Uint8Array): CommitPos[] | undefined {
+    const row = this.st.spent.get(hash);
+    return row === undefined ? undefined : decodeSpent(row);
+  }
+
+  // ---- tips -----------------------------------------------------------------------------
+
+  tip(name: TipName): StoredHeader | null {
     const cached = this.tips.get(name);
     if (cached !== undefined) return cached;
-    const row = this.selectTip.get(name);
-    if (!row) return null;
-    const header = decode(readHeader, row.header, 2, this.params, 'stored header');
-    const tip = { hash: new Uint8Array(row.hash), header };
+    const hash = this.st.tip.get(name);
+    if (hash === undefined) return null;
+    const tip = this.header(new Uint8Array(hash));
+    if (tip === undefined) throw new Error(`tip ${name} names an unknown header`);
     this.tips.set(name, tip);
     return tip;
+  }
+
+  setTip(name: TipName, hash: Uint8Array): void {
+    this.st.setTip.run(name, hash);
+    this.tips.delete(name);
   }
 
   close(): void {
     this.db.close();
   }
+}
+
+/** The spent index: (pos u64, height u64) big-endian per input, no count (Epic's layout). */
+function encodeSpent(spent: readonly CommitPos[]): Uint8Array {
+  const out = new Uint8Array(16 * spent.length);
+  const view = new DataView(out.buffer);
+  spent.forEach((s, i) => {
+    view.setBigUint64(16 * i, s.pos);
+    view.setBigUint64(16 * i + 8, s.height);
+  });
+  return out;
+}
+
+function decodeSpent(bytes: Uint8Array): CommitPos[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: CommitPos[] = [];
+  for (let at = 0; at + 16 <= bytes.length; at += 16)
+    out.push({ pos: view.getBigUint64(at), height: view.getBigUint64(at + 8) });
+  return out;
 }

@@ -72,6 +72,12 @@ export const POLICY_CONFIGS: Readonly<Record<PolicyFlavour, PolicyConfig>> = Obj
   onlyRandomx: config(Array.from({ length: 6 }, () => shares(100, 0, 0))),
 });
 
+/** A node-chosen table (test chains only): `shares` for every policy index, eras as usual. */
+export function customPolicyConfig(shares: Policy): PolicyConfig {
+  const row = Object.freeze({ cuckaroo: 0, cuckatoo: 0, randomx: 0, progpow: 0, ...shares });
+  return config(Array.from({ length: 6 }, () => row));
+}
+
 /**
  * The policy table a node runs with. Mainnet ignores the config flags; elsewhere `only_randomx`
  * wins over `no_progpow` because Epic applies it second.

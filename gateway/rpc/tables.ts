@@ -1,28 +1,48 @@
 // The JSON-RPC method tables of `/v2/owner`, `/v2/foreign` and `/v2/tor`: name, parameters and
 // the operation each runs. Methods of the spec not listed here answer -32601 until served
 // (README, "What is served").
+import type { JsonValue } from '../../core/json/value.js';
+import { blockFromJson } from '../../core/serde/block.js';
+import { coinbaseDataFromJson } from '../../core/serde/mining.js';
 import { type MethodTable, methodTable, type RpcMethod } from '../jsonrpc.js';
 import type { Operations } from '../operations.js';
 import type { RpcSurface } from '../routes.js';
 
 /** A method without parameters; `pure` when it only reads the published head (jsonrpc.ts). */
-const noParams = (
-  name: string,
-  run: () => Promise<import('../../core/json/value.js').JsonValue>,
-  pure = false,
-): RpcMethod => ({
+const noParams = (name: string, run: () => Promise<JsonValue>, pure = false): RpcMethod => ({
   name,
   params: [],
   pure,
   run: () => run(),
 });
 
+/** A method of one parameter, decoded by `decode` (a throw is -32602 InvalidArgStructure). */
+const oneParam = <T>(
+  name: string,
+  param: string,
+  decode: (v: JsonValue) => T,
+  run: (arg: T) => Promise<JsonValue>,
+): RpcMethod => ({
+  name,
+  params: [{ name: param, decode }],
+  run: (args) => run(args[0] as T),
+});
+
 export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTable>> {
+  const params = ops.chainParams;
   return {
     owner: methodTable([noParams('get_status', ops.status, true)]),
     foreign: methodTable([
       noParams('get_tip', ops.tip, true),
       noParams('get_version', ops.version, true),
+      noParams('get_block_template', ops.blockTemplate),
+      oneParam(
+        'finalize_block_template',
+        'coinbase',
+        (v) => coinbaseDataFromJson(v, 'coinbase'),
+        ops.finalizeTemplate,
+      ),
+      oneParam('submit_block', 'block', (v) => blockFromJson(v, 'block', params), ops.submitBlock),
     ]),
     tor: methodTable([]),
   };

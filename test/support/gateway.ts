@@ -28,7 +28,7 @@ export function startHeadGateway(
       chain: (() => Promise.reject(new Error('head reads must not ask the actor'))) as never,
       head,
     },
-    identity: { userAgent: 'test' },
+    identity: { userAgent: 'test', chainType: 'automated' },
     ...opts,
   });
 }

@@ -51,7 +51,7 @@ describe('gateway back-pressure', () => {
       tls: null,
       secrets: { owner: null, foreign: null },
       services,
-      identity: { userAgent: 'test' },
+      identity: { userAgent: 'test', chainType: 'automated' },
     });
   });
 

@@ -1,0 +1,37 @@
+// The costly checks of a block, run in the worker pool: its proof of work, its range proofs and
+// its kernel signatures. The pipeline sees only this interface, so a test can run the real
+// checks inline and the node runs them on Piscina workers.
+import type { ChainType } from '../../core/chain_type.js';
+import type { Block, BlockHeader } from '../../core/types/block.js';
+import { type PowVerdict, powItemOfHeader, verifyPows } from '../../jobs/pow.js';
+import { type Verdict, verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
+import type { WorkPool } from '../../runtime/index.js';
+
+export interface BodyVerdicts {
+  readonly rangeProofs: readonly Verdict[];
+  readonly kernels: readonly Verdict[];
+}
+
+export interface BlockVerifier {
+  /** The proof of work alone (target 0): valid or why not, and the difficulty it achieves. */
+  pow(header: BlockHeader): Promise<PowVerdict>;
+  /** Every range proof and kernel signature of the block, one verdict each, in order. */
+  body(block: Block): Promise<BodyVerdicts>;
+}
+
+export function poolVerifier(pool: WorkPool, chain: ChainType): BlockVerifier {
+  return {
+    pow: async (header) => {
+      const [verdict] = await verifyPows(pool, [powItemOfHeader(header, chain, 0n)]);
+      if (verdict === undefined) throw new Error('the pool returned no PoW verdict');
+      return verdict;
+    },
+    body: async (block) => {
+      const [rangeProofs, kernels] = await Promise.all([
+        block.body.outputs.length === 0 ? [] : verifyRangeProofs(pool, block.body.outputs),
+        block.body.kernels.length === 0 ? [] : verifyKernels(pool, block.body.kernels),
+      ]);
+      return { rangeProofs, kernels };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// Mining through HTTP only against the real node (automated testing, Cuckatoo-only policy): the
+// three-step flow makes blocks the node accepts, across foundation heights and the header-v7
+// fork, and broken blocks are refused with Epic's error texts while the tip stays put.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { toHex } from '../../core/bytes.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { headerHash } from '../../core/ser/header.js';
+import type { Block } from '../../core/types/block.js';
+import { AUTO, foreignOk, mineBlock, solve, submit } from '../support/miner.js';
+import {
+  basic,
+  type NodeProcess,
+  ownerSecret,
+  removeHome,
+  startNodeProcess,
+} from '../support/node_process.js';
+
+let node: NodeProcess;
+
+async function tip(): Promise<{ height: number; last_block_pushed: string }> {
+  return (await foreignOk(node.url, 'get_tip', [])) as {
+    height: number;
+    last_block_pushed: string;
+  };
+}
+
+async function refused(block: Block, message: string): Promise<void> {
+  const before = await tip();
+  const reply = await submit(node.url, block);
+  assert.equal(reply.status, 200);
+  assert.deepEqual(reply.body.result, { Err: { Internal: message } });
+  assert.deepEqual(await tip(), before);
+}
+
+function flip(bytes: Uint8Array, at: number): Uint8Array {
+  const out = bytes.slice();
+  out[at] = (out[at] as number) ^ 1;
+  return out;
+}
+
+describe('mining over HTTP', { timeout: 300_000 }, () => {
+  let last: Block;
+
+  before(async () => {
+    node = await startNodeProcess({ serverLines: ['pow_policy = { cuckatoo = 100 }'] });
+  });
+  after(async () => {
+    await node?.stop();
+    if (node) removeHome(node.home);
+  });
+
+  it('accepts 12 mined blocks in a row, through foundation heights 5 and 10', async () => {
+    for (let h = 1; h <= 12; h++) {
+      const block = await mineBlock(node.url);
+      assert.equal(block.header.height, BigInt(h));
+      const reply = await submit(node.url, block);
+      assert.deepEqual(reply.body.result, { Ok: null }, `block ${h}`);
+      const t = await tip();
+      assert.equal(t.height, h);
+      assert.equal(t.last_block_pushed, toHex(headerHash(block.header, AUTO)));
+      // Foundation heights carry two coinbase outputs: the miner's and the foundation's.
+      assert.equal(block.body.outputs.length, h % 5 === 0 ? 2 : 1);
+      last = block;
+    }
+  });
+
+  it('refuses the same block again', async () => {
+    await refused(last, 'Block is unfit: already known in head');
+  });
+
+  it('refuses a block whose proof lost a bit', async () => {
+    const block = await mineBlock(node.url);
+    const proof = block.header.pow.proof;
+    assert.equal(proof.kind, 'Cuckoo');
+    const nonces = proof.kind === 'Cuckoo' ? [...proof.nonces] : [];
+    nonces[0] = (nonces[0] as bigint) ^ 1n;
+    const bad = { ...proof, nonces } as typeof proof;
+    await refused(
+      { ...block, header: { ...block.header, pow: { ...block.header.pow, proof: bad } } },
+      'Invalid PoW',
+    );
+  });
+
+  it('refuses a block with a wrong output root (valid proof of work)', async () => {
+    const block = await mineBlock(node.url);
+    const header = solve({ ...block.header, outputRoot: flip(block.header.outputRoot, 0) }, 1n);
+    await refused({ ...block, header }, 'Invalid Root');
+  });
+
+  it('refuses a block with a bad range proof', async () => {
+    const block = await mineBlock(node.url);
+    const [out] = block.body.outputs;
+    assert.ok(out !== undefined);
+    const outputs = [{ ...out, proof: flip(out.proof, 100) }, ...block.body.outputs.slice(1)];
+    await refused(
+      { ...block, body: { ...block.body, outputs } },
+      'Invalid Block Proof Transaction Error Range proof error',
+    );
+  });
+
+  it('serves the template on /v1/mining/block_template too', async () => {
+    const r = await fetch(`${node.url}/v1/mining/block_template`, {
+      headers: { authorization: basic(ownerSecret(node.home)) },
+    });
+    assert.equal(r.status, 200);
+    const body = JSON.parse(await r.text()) as { [k: string]: JsonValue };
+    assert.equal(body.height, 13);
+    assert.equal(body.algorithm, 'cuckoo');
+  });
+});

@@ -1,0 +1,106 @@
+// A mining client of the three-step HTTP flow, as a pool or test miner would use it against a
+// node on the automated-testing chain with `pow_policy = { cuckatoo = 100 }`: template →
+// coinbase (built here with our keychain, as a wallet's build_coinbase would) → finalize →
+// solve the Cuckatoo graph → block. The block is returned, not submitted, so tests can
+// tamper with it first.
+import assert from 'node:assert/strict';
+import { buildBlockBody } from '../../core/chain/block_build.js';
+import { rewardOutput } from '../../core/chain/coinbase.js';
+import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { achievedDifficulty } from '../../core/consensus/difficulty.js';
+import { parseJson } from '../../core/json/parse.js';
+import { stringifyJson } from '../../core/json/stringify.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { deriveKeyId } from '../../core/keychain/identifier.js';
+import { ExtKeychain } from '../../core/keychain/keychain.js';
+import { mineCuckatoo } from '../../core/pow/solver.js';
+import { prePow } from '../../core/ser/header.js';
+import { blockToJson, headerFromJson } from '../../core/serde/block.js';
+import { difficultyFromJson } from '../../core/serde/pow.js';
+import { kernelToJson, outputToJson, transactionFromJson } from '../../core/serde/transaction.js';
+import type { Block, BlockHeader } from '../../core/types/block.js';
+import { algoOfProof } from '../../core/types/pow.js';
+
+export const AUTO = CHAIN_PARAMS.automated;
+export const MINER_KEYCHAIN = ExtKeychain.fromSeed(new Uint8Array(32).fill(7));
+
+export interface RpcReply {
+  readonly status: number;
+  readonly body: {
+    readonly result?: { Ok?: JsonValue; Err?: JsonValue };
+    readonly error?: JsonValue;
+  };
+}
+
+export async function foreignRpc(
+  url: string,
+  method: string,
+  params: JsonValue[],
+): Promise<RpcReply> {
+  const r = await fetch(`${url}/v2/foreign`, {
+    method: 'POST',
+    body: stringifyJson({ jsonrpc: '2.0', method, params, id: 1 }),
+  });
+  return { status: r.status, body: parseJson(await r.text()) as RpcReply['body'] };
+}
+
+export async function foreignOk(
+  url: string,
+  method: string,
+  params: JsonValue[],
+): Promise<JsonValue> {
+  const reply = await foreignRpc(url, method, params);
+  assert.equal(reply.status, 200);
+  const ok = reply.body.result?.Ok;
+  assert.ok(ok !== undefined, `${method}: ${stringifyJson(reply.body as JsonValue)}`);
+  return ok;
+}
+
+/** Finds a nonce whose 4-cycle on the 9-bit graph reaches the header's target. */
+export function solve(header: BlockHeader, target: bigint): BlockHeader {
+  const edgeBits = AUTO.minEdgeBits;
+  let found: BlockHeader | null = null;
+  const mined = mineCuckatoo(prePow(header, AUTO), edgeBits, AUTO.proofSize, {
+    startNonce: header.pow.nonce,
+    maxTries: 100_000,
+    accept: (nonces, work) => {
+      const nonce = new DataView(work.buffer, work.byteOffset).getBigUint64(work.length - 8);
+      const proof = { kind: 'Cuckoo', edgeBits, nonces: [...nonces] } as const;
+      const candidate = { ...header, pow: { ...header.pow, nonce, proof } };
+      if (achievedDifficulty(AUTO, header.height, candidate.pow) < target) return false;
+      found = candidate;
+      return true;
+    },
+  });
+  assert.ok(mined !== null && found !== null, 'no solution within 100,000 graphs');
+  return found;
+}
+
+/** Steps 1–2 and the solving: a valid next block paying `value` (default: the reward). */
+export async function mineBlock(
+  url: string,
+  opts: { readonly keyIndex?: number } = {},
+): Promise<Block> {
+  const template = (await foreignOk(url, 'get_block_template', [])) as { [k: string]: JsonValue };
+  const height = BigInt(template.height as number);
+  const keyId = deriveKeyId(2, 0, opts.keyIndex ?? Number(height));
+  const coinbase = rewardOutput(MINER_KEYCHAIN, keyId, 'automated', 0n, height);
+  const finalized = (await foreignOk(url, 'finalize_block_template', [
+    { output: outputToJson(coinbase.output), kernel: kernelToJson(coinbase.kernel) },
+  ])) as { [k: string]: JsonValue };
+  const header = headerFromJson(finalized.header, 'header', AUTO);
+  const txs = (finalized.transactions as JsonValue[]).map((t, i) =>
+    transactionFromJson(t, `transactions[${i}]`),
+  );
+  const target = difficultyFromJson(template.block_difficulty, 'block_difficulty');
+  const solved = solve(
+    header,
+    target[algoOfProof({ kind: 'Cuckoo', edgeBits: AUTO.minEdgeBits, nonces: [] })] ?? 0n,
+  );
+  const { body } = buildBlockBody(txs, [coinbase]);
+  return { header: solved, body };
+}
+
+export async function submit(url: string, block: Block): Promise<RpcReply> {
+  return foreignRpc(url, 'submit_block', [blockToJson(block)]);
+}
