@@ -23,7 +23,12 @@ function bareUws(body: string): void {
 }
 
 function nodeHttp(dbRoot: string, secret: string): void {
-  const chain = new ChainService({ chainType: 'automated', dbRoot });
+  // This server only reads the head: a block reaching the verifier is a bench bug.
+  const refuse = () => Promise.reject(new Error('the node:http bench server verifies no blocks'));
+  const chain = new ChainService(
+    { chainType: 'automated', dbRoot, foundationPath: null, powPolicy: null },
+    { pow: refuse, body: refuse },
+  );
   // The head read once, as the node's gateway holds the chain actor's published head.
   const head = chain.getHead();
   const services: Services = {
@@ -33,7 +38,7 @@ function nodeHttp(dbRoot: string, secret: string): void {
   const dispatcher = new Dispatcher(
     services,
     { owner: secret, foreign: null },
-    { userAgent: 'MW/mwnode bench' },
+    { userAgent: 'MW/mwnode bench', chainType: 'automated' },
   );
   const server = createServer((req, res) => {
     const [path = '', query = ''] = (req.url ?? '').split('?');
