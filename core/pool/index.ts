@@ -19,4 +19,5 @@ export {
   TransactionPool,
 } from './transaction_pool.js';
 export * from './types.js';
-export { verifyTxCrypto } from './verify.js';
+export { verdictOf, verifyTxCrypto } from './verify.js';
+export { cachedView } from './view.js';

@@ -51,12 +51,15 @@ export type StemRoute = 'relay' | 'hold' | 'fluff';
 
 /**
  * Where the transaction went. `fluffed`: into the txpool, the caller broadcasts `entry.tx`;
- * `stemmed`: into the stempool, the caller sends it to the relay; `held`: into the stempool
- * for the monitor to aggregate. `evicted`: what made room (it may be the new entry itself).
+ * `stemmed`: into the stempool, the caller sends `entry.tx` to the relay; `held`: into the
+ * stempool for the monitor to aggregate. `entry` is the transaction as received (Epic
+ * broadcasts and caches that one); `deaggregated`: what the txpool holds instead, when the
+ * transaction contained txpool transactions. `evicted`: what made room (possibly the new one).
  */
 export interface AddOutcome {
   readonly kind: 'fluffed' | 'stemmed' | 'held';
   readonly entry: PoolEntry;
+  readonly deaggregated: PoolEntry | null;
   readonly evicted: PoolEntry | null;
 }
 
@@ -165,16 +168,16 @@ export class TransactionPool {
     const entry: PoolEntry = { src: p.src, txAt: now, tx, hash: p.facts.hash };
     const item = { entry, facts: p.facts };
     let kind: AddOutcome['kind'] = 'fluffed';
-    let added = entry;
+    let pooled = entry;
     if (p.stem && route !== 'fluff' && this.tryStem(item, view)) {
       kind = route === 'relay' ? 'stemmed' : 'held';
     } else {
       if (p.stem && route === 'fluff') this.tryStem(item, view);
-      added = this.addToTxpool(item, view);
-      this.addToReorgCache(added);
+      pooled = this.addToTxpool(item, view);
+      this.addToReorgCache(entry);
     }
     const evicted = evict ? this.evictFromTxpool() : null;
-    return { kind, entry: added, evicted };
+    return { kind, entry, deaggregated: pooled === entry ? null : pooled, evicted };
   }
 
   /** Into the stempool, validated with the txpool under it; false when that fails. */

@@ -13,3 +13,14 @@ export function verifyTxCrypto(tx: Transaction): TxVerdict {
     signaturesOk: verifyKernelsBatch(tx.body.kernels),
   };
 }
+
+/** The verdict from the worker pool's per-item results (jobs/verify.ts: null = valid). */
+export function verdictOf(
+  rangeProofs: readonly (string | null)[],
+  kernels: readonly (string | null)[],
+): TxVerdict {
+  return {
+    rangeProofsOk: rangeProofs.every((v) => v === null),
+    signaturesOk: kernels.every((v) => v === null),
+  };
+}

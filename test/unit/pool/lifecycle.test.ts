@@ -122,11 +122,19 @@ describe('reconcile with a block', () => {
 
 describe('de-aggregation', () => {
   it('strips txpool txs out of a multi-kernel tx and records the source', () => {
-    const { add, hashes } = setup();
+    const { pool, add, hashes } = setup();
     add(tx(0));
-    const out = add(aggregate([tx(0), tx(1)], PARAMS));
-    assert.equal(out.entry.src, 'Deaggregate');
-    assert.equal(out.entry.hash, hashOf(tx(1)));
+    const agg = aggregate([tx(0), tx(1)], PARAMS);
+    assert.equal(agg.body.kernels.length, 2);
+    const out = add(agg);
+    // Epic broadcasts and caches the tx as received, and pools what is left of it.
+    assert.equal(out.entry.hash, hashOf(agg));
+    assert.equal(out.deaggregated?.src, 'Deaggregate');
+    assert.equal(out.deaggregated?.hash, hashOf(tx(1)));
+    assert.deepEqual(
+      pool.reorgCacheEntries.map((e) => e.hash),
+      [tx(0), agg].map(hashOf),
+    );
     assert.deepEqual(hashes(), [tx(0), tx(1)].map(hashOf));
   });
 });
