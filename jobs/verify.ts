@@ -16,6 +16,7 @@ import { readKernel, writeKernel } from '../core/ser/transaction.js';
 import { COMMITMENT_SIZE, RANGE_PROOF_SIZE, type TxKernel } from '../core/types/transaction.js';
 import type { JobResult, KindTable } from '../runtime/job.js';
 import type { WorkPool } from '../runtime/workpool.js';
+import { installSecpBackend } from './secp_addon.js';
 
 export const KERNELS_JOB = 'verifyKernels';
 export const RANGE_PROOFS_JOB = 'verifyRangeProofs';
@@ -69,18 +70,37 @@ function readRangeProofItem(bytes: Uint8Array): RangeProofItem | null {
   return { commit: bytes.subarray(0, COMMITMENT_SIZE), proof: bytes.subarray(COMMITMENT_SIZE) };
 }
 
+let backendTried = false;
+
+/** Installs the native MSM backend (if built) in this worker before its first verification. */
+function withBackend(): void {
+  if (backendTried) return;
+  backendTried = true;
+  installSecpBackend();
+}
+
 /** The kinds pool workers run (registered in runtime/pool_kinds.ts). */
 export const verifyKinds: KindTable = {
-  [KERNELS_JOB]: (items) =>
-    verifyItems(items, readKernelItem, verifyKernelsBatch, findInvalidKernels, 'InvalidSignature'),
-  [RANGE_PROOFS_JOB]: (items) =>
-    verifyItems(
+  [KERNELS_JOB]: (items) => {
+    withBackend();
+    return verifyItems(
+      items,
+      readKernelItem,
+      verifyKernelsBatch,
+      findInvalidKernels,
+      'InvalidSignature',
+    );
+  },
+  [RANGE_PROOFS_JOB]: (items) => {
+    withBackend();
+    return verifyItems(
       items,
       readRangeProofItem,
       verifyRangeBatch,
       findInvalidRangeProofs,
       'InvalidRangeProof',
-    ),
+    );
+  },
 };
 
 /** Per item: null when valid, else why not. */

@@ -21,6 +21,7 @@ import {
   pointFromCompressed,
   pointToCompressed,
 } from './curve.js';
+import { type MsmBackend, MsmTerms, msmBackend } from './ec/backend.js';
 import { fmul, fneg, fsqr } from './ec/field.js';
 import { mulAddG } from './ec/glv.js';
 import { pippenger } from './ec/pippenger.js';
@@ -45,10 +46,12 @@ export interface PreparedSig {
 
 /**
  * How to evaluate the combined equation: 'pippenger' is ours (ec/pippenger.ts), 'noble-pippenger' is
- * @noble/curves' generic one, 'naive' sums one double multiplication per signature; 'auto'
- * picks by batch size from the measurements in bench/kernels.ts.
+ * @noble/curves' generic one, 'naive' sums one double multiplication per signature, 'native'
+ * is the installed MSM backend (ec/backend.ts; 'pippenger' when none is); 'auto' is 'native'
+ * when a backend is installed, else picks by batch size from the measurements in
+ * bench/kernels.ts.
  */
-export type MsmStrategy = 'auto' | 'pippenger' | 'noble-pippenger' | 'naive';
+export type MsmStrategy = 'auto' | 'pippenger' | 'noble-pippenger' | 'naive' | 'native';
 
 /**
  * Decodes a check for batching (e = SHA256(r ‖ P33 ‖ m), R = QR lift of r); null when the
@@ -148,7 +151,21 @@ function singleHolds(it: PreparedSig): boolean {
   return jacXEquals(j, it.r.x) && j.y === fmul(it.r.y, fmul(j.z, fsqr(j.z)));
 }
 
+/** The same terms as msmTerms, as bytes for the native backend: 1 means the sum is infinity. */
+function nativeIsInfinity(items: readonly PreparedSig[], native: MsmBackend): boolean {
+  const { points, scalars } = msmTerms(items);
+  const terms = new MsmTerms(points.length);
+  points.forEach((p, i) => {
+    terms.addAffine(p.x, p.y, scalars[i] as bigint);
+  });
+  return terms.evaluate(native) === 1;
+}
+
 function evaluate(items: PreparedSig[], strategy: MsmStrategy): boolean {
+  const native = msmBackend();
+  if (native !== null && (strategy === 'auto' || strategy === 'native')) {
+    return nativeIsInfinity(items, native);
+  }
   if (strategy === 'auto' && items.length === 1) return singleHolds(items[0] as PreparedSig);
   const { points, scalars } = msmTerms(items);
   switch (strategy) {
@@ -157,6 +174,7 @@ function evaluate(items: PreparedSig[], strategy: MsmStrategy): boolean {
     case 'naive':
       return naiveIsInfinity(points, scalars);
     case 'pippenger':
+    case 'native':
     case 'auto':
       return pippenger(points, scalars).z === 0n;
   }

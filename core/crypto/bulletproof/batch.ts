@@ -2,8 +2,11 @@
 // that names the bad proofs of a failed batch. A batch is one equation: every proof's two
 // checks scaled by fresh random 128-bit weights, the fixed-generator scalars summed across the
 // batch, and all per-proof points in one Pippenger multiplication.
-import { modN, scalarInvBatch } from '../curve.js';
+import { modN, Point, scalarInvBatch } from '../curve.js';
+import { type MsmBackend, MsmTerms, msmBackend, writeScalar } from '../ec/backend.js';
+import { GEN_H } from '../generators.js';
 import { FIXED_COUNT, msmIsZero } from './fixed_msm.js';
+import { bulletproofGenerators } from './generators.js';
 import { IP_ROUNDS } from './layout.js';
 import { addProofTerms, type ParsedProof, parseProof, type TermSink } from './verifier.js';
 
@@ -31,9 +34,37 @@ function parseItem(item: RangeProofItem): ParsedProof | null {
   return parseProof(item.commit, item.proof);
 }
 
+let fixedBytes: Uint8Array | null = null;
+
+/** The fixed generators [G_0..G_63, H_0..H_63, G, H] as x‖y, for the native backend. */
+function fixedGeneratorBytes(): Uint8Array {
+  if (fixedBytes === null) {
+    const { g, h } = bulletproofGenerators();
+    const all = [...g, ...h, Point.BASE, GEN_H];
+    fixedBytes = new Uint8Array(64 * all.length);
+    const view = new DataView(fixedBytes.buffer);
+    all.forEach((p, i) => {
+      const a = p.toAffine();
+      writeScalar(view, 64 * i, a.x);
+      writeScalar(view, 64 * i + 32, a.y);
+    });
+  }
+  return fixedBytes;
+}
+
+/** Fixed-generator terms joined to the per-proof ones: one native multiplication. */
+function nativeIsZero(terms: MsmTerms, fixed: readonly bigint[], native: MsmBackend): boolean {
+  const gens = fixedGeneratorBytes();
+  fixed.forEach((s, k) => {
+    if (s !== 0n) terms.addAffineBytes(gens, 64 * k, modN(s));
+  });
+  return terms.evaluate(native) === 1;
+}
+
 /** The final check over already parsed proofs (all non-null). */
 function verifyParsed(proofs: readonly ParsedProof[]): boolean {
   if (proofs.length === 0) return true;
+  const native = msmBackend();
   const toInvert: bigint[] = [];
   for (const p of proofs) toInvert.push(p.y, ...p.xs);
   const inv = scalarInvBatch(toInvert);
@@ -41,6 +72,7 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
     points: [],
     scalars: [],
     fixed: new Array<bigint>(FIXED_COUNT).fill(0n),
+    native: native === null ? null : new MsmTerms(proofs.length * 15 + FIXED_COUNT),
   };
   const stride = 1 + IP_ROUNDS;
   proofs.forEach((p, k) => {
@@ -49,6 +81,7 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
     const xInvs = inv.slice(base + 1, base + stride);
     addProofTerms(p, yInv, xInvs, randomWeight(), randomWeight(), sink);
   });
+  if (native !== null && sink.native !== null) return nativeIsZero(sink.native, sink.fixed, native);
   return msmIsZero(sink.fixed.map(modN), sink.points, sink.scalars);
 }
 

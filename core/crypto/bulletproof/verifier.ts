@@ -3,6 +3,7 @@
 // plus contributions to the 130 fixed-generator scalars. Both equations of a proof get their own
 // random weight, so one check of Σ = O covers one proof or a whole batch.
 import { CURVE_N, readU256 } from '../curve.js';
+import { type MsmBackend, type MsmTerms, msmBackend, readScalar } from '../ec/backend.js';
 import type { Affine } from '../ec/point.js';
 import { FIXED_G, FIXED_H, FIXED_HI } from './fixed_msm.js';
 import {
@@ -26,8 +27,10 @@ const ONES = (1n << 64n) - 1n;
 
 /** A structurally valid proof: its points decoded, scalars read and challenges derived. */
 export interface ParsedProof {
-  /** V, A, S, T1, T2, then L_0, R_0, …, L_4, R_4. */
+  /** V, A, S, T1, T2, then L_0, R_0, …, L_4, R_4 (empty when decoded natively). */
   readonly points: readonly Affine[];
+  /** The same 15 points as x‖y, 64 bytes each, when a native backend decoded them. */
+  readonly pointBytes: Uint8Array | null;
   readonly tauxNeg: bigint;
   readonly muNeg: bigint;
   readonly t: bigint;
@@ -46,22 +49,46 @@ function nonZeroScalar(proof: Uint8Array, offset: number): bigint | null {
   return v === 0n || v >= CURVE_N ? null : v;
 }
 
-/** V from the 08/09 commitment, then the proof's 14 points; null if any does not decode. */
-function decodePoints(commitment: Uint8Array, proof: Uint8Array): Affine[] | null {
+/** Points per proof: V, A, S, T1, T2 and the L/R pairs. */
+const POINT_COUNT = 5 + 2 * IP_ROUNDS;
+
+/** Where V (08/09 commitment) and the proof's 14 points sit, with their non-QR flags. */
+function wirePoints(commitment: Uint8Array, proof: Uint8Array): [Uint8Array, number, boolean][] {
   const prefix = commitment[0] as number;
-  if ((prefix & 0xfe) !== 0x08) return null;
   const wire: [Uint8Array, number, boolean][] = [[commitment, 1, (prefix & 1) === 1]];
   for (const k of [0, 1, 2, 3] as const) wire.push([proof, mainOffset(k), mainNonQr(proof, k)]);
   for (let k = 0; k < 2 * IP_ROUNDS; k++) {
     wire.push([proof, lrOffset(k >> 1, (k & 1) as 0 | 1), lrNonQr(proof, k)]);
   }
+  return wire;
+}
+
+type Decoded = { points: Affine[]; pointBytes: Uint8Array | null };
+
+/** The 15 points decoded; null if the commitment is not 08/09 or any point does not decode. */
+function decodePoints(commitment: Uint8Array, proof: Uint8Array): Decoded | null {
+  if (((commitment[0] as number) & 0xfe) !== 0x08) return null;
+  const wire = wirePoints(commitment, proof);
+  const native = msmBackend();
+  if (native !== null) return decodeNative(wire, native);
   const points: Affine[] = [];
   for (const [bytes, offset, nonQr] of wire) {
     const p = decodeFlaggedX(bytes, offset, nonQr);
     if (p === null) return null;
     points.push(p);
   }
-  return points;
+  return { points, pointBytes: null };
+}
+
+// The flag rule is the 08/09 rule, so each point goes to the backend as an 08/09 encoding.
+function decodeNative(wire: [Uint8Array, number, boolean][], native: MsmBackend): Decoded | null {
+  const encoded = new Uint8Array(33 * POINT_COUNT);
+  wire.forEach(([bytes, offset, nonQr], i) => {
+    encoded[33 * i] = nonQr ? 0x09 : 0x08;
+    encoded.set(bytes.subarray(offset, offset + 32), 33 * i + 1);
+  });
+  const pointBytes = new Uint8Array(64 * POINT_COUNT);
+  return native.decode(encoded, pointBytes) === -1 ? { points: [], pointBytes } : null;
 }
 
 function readScalars(proof: Uint8Array): bigint[] | null {
@@ -104,8 +131,8 @@ export function parseProof(commitment: Uint8Array, proof: Uint8Array): ParsedPro
   if (scalars === null) return null;
   const ch = challenges(commitment, proof);
   if (ch === null) return null;
-  const points = decodePoints(commitment, proof);
-  if (points === null) return null;
+  const decoded = decodePoints(commitment, proof);
+  if (decoded === null) return null;
   const [tauxNeg, muNeg, t, a1, a2, b1, b2] = scalars as [
     bigint,
     bigint,
@@ -115,14 +142,39 @@ export function parseProof(commitment: Uint8Array, proof: Uint8Array): ParsedPro
     bigint,
     bigint,
   ];
-  return { points, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
+  return { ...decoded, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
 }
 
-/** Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. */
+/**
+ * Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. Proofs
+ * decoded natively put their points and scalars into `native` instead of `points`/`scalars`.
+ */
 export interface TermSink {
   readonly points: Affine[];
   readonly scalars: bigint[];
   readonly fixed: bigint[];
+  readonly native: MsmTerms | null;
+}
+
+// Either sink takes either kind of proof (a backend may be installed or removed between parse
+// and check); bytes and bigints convert both ways.
+function addPoints(p: ParsedProof, scalars: readonly bigint[], sink: TermSink): void {
+  const bytes = p.pointBytes;
+  const view = bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  for (let i = 0; i < POINT_COUNT; i++) {
+    const s = scalars[i] as bigint;
+    if (view === null) {
+      const a = p.points[i] as Affine;
+      if (sink.native === null) {
+        sink.points.push(a);
+        sink.scalars.push(s);
+      } else sink.native.addAffine(a.x, a.y, s);
+    } else if (sink.native !== null) sink.native.addAffineBytes(bytes as Uint8Array, 64 * i, s);
+    else {
+      sink.points.push({ x: readScalar(view, 64 * i), y: readScalar(view, 64 * i + 32) });
+      sink.scalars.push(s);
+    }
+  }
 }
 
 /** g_i = Π_j x_j^(±1), + when bit j of i is set; g_(63−i) = g_i^−1. */
@@ -161,14 +213,13 @@ export function addProofTerms(
     yPow = (yPow * y) % n;
   }
   const delta = ((z - zz) * (ySum % n) - ((zz * z) % n) * ONES) % n;
-  sink.points.push(...p.points);
   const lr: bigint[] = [];
   for (let j = 0; j < IP_ROUNDS; j++) {
     const xj2 = ((xs[j] as bigint) * (xs[j] as bigint)) % n;
     const xi2 = ((xInvs[j] as bigint) * (xInvs[j] as bigint)) % n;
     lr.push((w2 * xj2) % n, (w2 * xi2) % n);
   }
-  sink.scalars.push((w1 * zz) % n, w2, (w2 * x) % n, (w1 * x) % n, (w1 * xx) % n, ...lr);
+  addPoints(p, [(w1 * zz) % n, w2, (w2 * x) % n, (w1 * x) % n, (w1 * xx) % n, ...lr], sink);
 
   const [a1, a2, b1, b2] = ab;
   const fixed = sink.fixed;
