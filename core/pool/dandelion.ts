@@ -2,7 +2,7 @@
 // `dandelion_monitor`). The caller runs `monitorTick` every 10 s with the time, the chain view
 // and its random draws, and broadcasts what it returns; nothing here keeps a timer.
 import { AS_TRANSACTION, NO_LIMIT } from '../consensus/rules.js';
-import { aggregateFacts } from './aggregate.js';
+import { aggregateTxs } from './aggregate.js';
 import { aggregateShape, checkShapeRead, txFacts } from './facts.js';
 import type { AddOutcome, StemRoute, TransactionPool } from './transaction_pool.js';
 import { type DandelionConfig, type PoolChainView, PoolError, type TxSource } from './types.js';
@@ -86,7 +86,7 @@ export function fluffPhase(
   if (!epoch.isExpired(now) && due.length === 0) return null;
   const fluffable = pool.stempool.validateRawTxs(all, pool.txpool.allFacts(), NO_LIMIT, view);
   if (fluffable.length === 0) return null;
-  const agg = aggregateFacts(fluffable);
+  const agg = aggregateTxs(fluffable.map((f) => f.tx));
   // `agg_tx.validate(AsTransaction)`: the one new fact is its weight as a single tx.
   checkShapeRead(aggregateShape([txFacts(agg, pool.params)]), pool.params, AS_TRANSACTION);
   return pool.addVerified(agg, 'Fluff', false, view, now);

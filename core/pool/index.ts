@@ -1,5 +1,5 @@
 // The transaction pool: pure domain code for the pool actor (see transaction_pool.ts).
-export { aggregate, deaggregate } from './aggregate.js';
+export { aggregateTxs, deaggregateTx } from './aggregate.js';
 export {
   DandelionEpoch,
   EMBARGO_JITTER_SECS,

@@ -1,8 +1,11 @@
 // One layer of the transaction pool (Epic's `Pool`, used for both txpool and stempool): entries
 // in insertion order, each admitted only if the aggregate of the whole layer (plus any extra
 // transactions, e.g. the txpool under the stempool) is valid against the chain.
+import { fromHex, toHex } from '../bytes.js';
 import type { ChainParams } from '../chain_type.js';
 import { NO_LIMIT, type Weighting } from '../consensus/rules.js';
+import { shortId } from '../hash/ids.js';
+import type { Transaction } from '../types/transaction.js';
 import { bucketTransactions } from './buckets.js';
 import { aggregateShape, checkShapeAgainstChain, checkShapeRead, type TxFacts } from './facts.js';
 import { type PoolChainView, type PoolEntry, PoolError } from './types.js';
@@ -55,6 +58,33 @@ export class Pool {
   /** `retrieve_tx_by_kernel_hash` (hash as hex). */
   retrieveTxByKernelHash(kernelHash: string): PoolEntry | undefined {
     return this.items.find((x) => x.facts.kernels.includes(kernelHash))?.entry;
+  }
+
+  /**
+   * `retrieve_transactions` (compact-block hydration): entries holding a kernel whose short id
+   * for this block hash and nonce is asked for (hex), and the ids nobody holds. As in Epic the
+   * scan stops once as many ids were found as asked, and only adjacent repeats are merged.
+   */
+  retrieveTransactions(
+    blockHash: Uint8Array,
+    nonce: bigint,
+    kernIds: readonly string[],
+  ): { txs: Transaction[]; missing: string[] } {
+    const wanted = new Set(kernIds);
+    const found: string[] = [];
+    const hits: PoolItem[] = [];
+    scan: for (const x of this.items) {
+      for (const k of x.facts.kernels) {
+        const id = toHex(shortId(fromHex(k) as Uint8Array, blockHash, nonce));
+        if (wanted.has(id)) {
+          hits.push(x);
+          found.push(id);
+        }
+        if (found.length === kernIds.length) break scan;
+      }
+    }
+    const txs = hits.filter((x, i) => i === 0 || hits[i - 1] !== x).map((x) => x.entry.tx);
+    return { txs, missing: kernIds.filter((id) => !found.includes(id)) };
   }
 
   /**

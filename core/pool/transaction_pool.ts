@@ -15,7 +15,7 @@ import type { ChainParams } from '../chain_type.js';
 import { asLimitedTransaction, NO_LIMIT } from '../consensus/rules.js';
 import type { Block } from '../types/block.js';
 import type { Transaction } from '../types/transaction.js';
-import { deaggregate } from './aggregate.js';
+import { deaggregateTx } from './aggregate.js';
 import {
   checkFeaturesAndSums,
   checkFee,
@@ -206,7 +206,10 @@ export class TransactionPool {
     if (item.facts.kernels.length <= 1) return item;
     const known = this.txpool.findMatching(item.facts.kernels);
     if (known.length === 0) return item;
-    const tx = deaggregate(item.facts, known, this.params);
+    const tx = deaggregateTx(
+      item.facts.tx,
+      known.map((f) => f.tx),
+    );
     // Its parts were verified; its weight, structure and balance are new.
     checkTxStructure(tx, this.params);
     checkKernelSums(tx);
@@ -293,6 +296,11 @@ export class TransactionPool {
   prepareMineableTransactions(view: PoolChainView): Transaction[] {
     const w = asLimitedTransaction(BigInt(this.config.mineable_max_weight));
     return this.txpool.prepareMineable(w, view).map((f) => f.tx);
+  }
+
+  /** `retrieve_transactions` for a compact block: txpool only (the stempool is embargoed). */
+  retrieveTransactions(blockHash: Uint8Array, nonce: bigint, kernIds: readonly string[]) {
+    return this.txpool.retrieveTransactions(blockHash, nonce, kernIds);
   }
 
   /** `retrieve_tx_by_kernel_hash` (txpool only; hash as hex). */

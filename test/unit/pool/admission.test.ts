@@ -56,6 +56,33 @@ describe('pool admission', () => {
     assert.equal(pool.txpool.size, 1);
   });
 
+  it('refuses a second tx creating an output the pool already creates: Aggregation Error', () => {
+    const { chain, add } = setup();
+    const c1 = coin(10_000_000_000n);
+    const c2 = coin(10_000_000_000n);
+    chain.add(c1, c2);
+    const first = sweepTx(c1, FEE);
+    add(first.tx);
+    const same = buildTx({ spend: [c2], create: [first.out], fee: FEE });
+    assert.throws(
+      () => add(same),
+      poolError('InvalidTx', 'Invalid Tx: Aggregation Error', { txError: 'AggregationError' }),
+    );
+  });
+
+  it('a stem tx that conflicts with the txpool falls back to the txpool and is refused there', () => {
+    const { chain, pool } = setup();
+    const c = coin(10_000_000_000n);
+    chain.add(c);
+    pool.add(sweepTx(c, FEE).tx, 'Broadcast', false, verifyTxCrypto, chain, T0);
+    const rival = sweepTx(c, FEE * 2n).tx;
+    assert.throws(
+      () => pool.add(rival, 'Broadcast', true, verifyTxCrypto, chain, T0, 'relay'),
+      poolError('InvalidTx', 'Invalid Tx: Serialization Error duplicate'),
+    );
+    assert.deepEqual([pool.txpool.size, pool.stempool.size], [1, 0]);
+  });
+
   it('refuses spending what the chain does not hold unspent: failed to validate tx', () => {
     const { chain, pool, add } = setup();
     const c = coin(10_000_000_000n);

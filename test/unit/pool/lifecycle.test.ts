@@ -2,7 +2,9 @@
 // de-aggregation, block selection, and the JSON the API prints.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { aggregate } from '../../../core/pool/aggregate.js';
+import { fromHex, toHex } from '../../../core/bytes.js';
+import { shortId } from '../../../core/hash/ids.js';
+import { aggregateTxs } from '../../../core/pool/aggregate.js';
 import { txFacts } from '../../../core/pool/facts.js';
 import { poolSizes, unconfirmedTransactionsJson } from '../../../core/pool/json.js';
 import { REORG_CACHE_MS, type TransactionPool } from '../../../core/pool/transaction_pool.js';
@@ -124,7 +126,7 @@ describe('de-aggregation', () => {
   it('strips txpool txs out of a multi-kernel tx and records the source', () => {
     const { pool, add, hashes } = setup();
     add(tx(0));
-    const agg = aggregate([tx(0), tx(1)], PARAMS);
+    const agg = aggregateTxs([tx(0), tx(1)]);
     assert.equal(agg.body.kernels.length, 2);
     const out = add(agg);
     // Epic broadcasts and caches the tx as received, and pools what is left of it.
@@ -162,6 +164,24 @@ describe('prepare_mineable_transactions', () => {
     add(tx(2));
     const picked = pool.prepareMineableTransactions(chain).map(hashOf);
     assert.deepEqual(picked, [tx(0), child.tx, tx(2), tx(1)].map(hashOf));
+  });
+});
+
+describe('lookups for peers', () => {
+  it('finds txpool txs by kernel hash and by compact-block short id, never the stempool', () => {
+    const { pool, add } = setup();
+    add(tx(0));
+    add(tx(1));
+    add(tx(2), true);
+    const kernelHash = (t: Transaction) => txFacts(t, PARAMS).kernels[0] as string;
+    assert.equal(pool.retrieveTxByKernelHash(kernelHash(tx(1))), tx(1));
+    assert.equal(pool.retrieveTxByKernelHash(kernelHash(tx(2))), undefined);
+    const blockHash = new Uint8Array(32).fill(7);
+    const id = (t: Transaction) =>
+      toHex(shortId(fromHex(kernelHash(t)) as Uint8Array, blockHash, 3n));
+    const got = pool.retrieveTransactions(blockHash, 3n, [id(tx(1)), id(tx(2)), 'abcdefabcdef']);
+    assert.deepEqual(got.txs, [tx(1)]);
+    assert.deepEqual(got.missing, [id(tx(2)), 'abcdefabcdef']);
   });
 });
 
