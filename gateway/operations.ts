@@ -10,6 +10,7 @@ import { encode, type WriteFn } from '../core/ser/codec.js';
 import { writeKernel, writeOutput } from '../core/ser/transaction.js';
 import type { CoinbaseData } from '../core/serde/mining.js';
 import type { Block } from '../core/types/block.js';
+import { isBusy } from './errors.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
 import { statusView, tipView, versionView } from './views.js';
@@ -21,6 +22,8 @@ export interface Operations {
   status(): Promise<JsonValue>;
   tip(): Promise<JsonValue>;
   version(): Promise<JsonValue>;
+  /** validate_chain: `null`, or Epic's `Internal("chain error")` (the detail is dropped). */
+  validateChain(): Promise<JsonValue>;
   /** Mining step 1 (node-api reference §8.1), shared by get_block_template and /v1. */
   blockTemplate(): Promise<JsonValue>;
   /** Mining step 2. */
@@ -92,6 +95,15 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
     status: async () => (await views()).status,
     tip: async () => (await views()).tip,
     version: async () => (await views()).version,
+    validateChain: async () => {
+      try {
+        await services.chain('validateChain', {});
+      } catch (e) {
+        if (isBusy(e)) throw e;
+        throw new Error('chain error');
+      }
+      return null;
+    },
     ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
   };
 }

@@ -4,7 +4,13 @@
 // keep their place (so auth and 404-after-auth behave as in Epic) with no verbs.
 
 export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
-export type RestOp = 'routeIndex' | 'status' | 'tip' | 'version' | 'blockTemplate';
+export type RestOp =
+  | 'routeIndex'
+  | 'status'
+  | 'tip'
+  | 'version'
+  | 'blockTemplate'
+  | 'validateChain';
 export type RpcSurface = 'owner' | 'foreign' | 'tor';
 export type Operation = { readonly rest: RestOp } | { readonly rpc: RpcSurface };
 
@@ -43,7 +49,7 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/chain/outputs/*'),
   v1('/v1/chain/kernels/*'),
   v1('/v1/chain/compact'),
-  v1('/v1/chain/validate'),
+  v1('/v1/chain/validate', { get: { rest: 'validateChain' } }),
   v1('/v1/txhashset/*'),
   v1('/v1/status', { get: { rest: 'status' } }),
   v1('/v1/kerneldownload'),

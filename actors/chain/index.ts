@@ -19,6 +19,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       submitBlock: (req) => chain.submitBlock(req.block, publishHead),
       blockTemplate: () => chain.blockTemplate(),
       finalizeTemplate: (req) => chain.finalizeTemplate(req.output, req.kernel),
+      validateChain: () => chain.validateChain(),
     },
     () => {
       chain.close();

@@ -35,6 +35,8 @@ export interface ChainProtocol {
   submitBlock: { req: { block: Uint8Array }; res: SubmitReply };
   /** get_block_template's `Ok` payload. */
   blockTemplate: { req: Empty; res: JsonValue };
+  /** Epic's fast validate_chain; throws a ChainError when the state is inconsistent. */
+  validateChain: { req: Empty; res: null };
   /** finalize_block_template's `Ok` payload; output and kernel in protocol-v2 bytes. */
   finalizeTemplate: { req: { output: Uint8Array; kernel: Uint8Array }; res: JsonValue };
 }

@@ -15,6 +15,7 @@ import { blockTemplate, finalizeTemplate } from './mining.js';
 import { OrphanPool } from './orphans.js';
 import { type PipelineContext, processBlock } from './pipeline.js';
 import { ChainStore } from './store.js';
+import { validateChain } from './validate.js';
 import type { BlockVerifier } from './verifier.js';
 
 const V2 = 2;
@@ -102,6 +103,11 @@ export class ChainService {
     const output = decode(readOutput, outputBytes, V2, this.params, 'coinbase output');
     const kernel = decode(readKernel, kernelBytes, V2, this.params, 'coinbase kernel');
     return finalizedTemplateToJson(finalizeTemplate(this.ctx, { output, kernel }, []));
+  }
+
+  validateChain(): null {
+    validateChain(this.store);
+    return null;
   }
 
   close(): void {

@@ -50,6 +50,8 @@ interface IndexStatements {
   readonly outputDel: Database.Statement<[Uint8Array]>;
   readonly kernelPut: Database.Statement<[number, Uint8Array, number]>;
   readonly kernelTruncate: Database.Statement<[number]>;
+  readonly kernelExcesses: Database.Statement<[], Buffer>;
+  readonly kernelByExcess: Database.Statement<[Uint8Array], { pos: number; height: number }>;
 }
 
 export class TxHashSet {
@@ -79,6 +81,10 @@ export class TxHashSet {
       outputDel: db.prepare('DELETE FROM output_pos WHERE commit_ = ?'),
       kernelPut: db.prepare('INSERT INTO kernel_pos (pos, excess, height) VALUES (?, ?, ?)'),
       kernelTruncate: db.prepare('DELETE FROM kernel_pos WHERE pos > ?'),
+      kernelExcesses: db.prepare<[], Buffer>('SELECT excess FROM kernel_pos ORDER BY pos').pluck(),
+      kernelByExcess: db.prepare(
+        'SELECT pos, height FROM kernel_pos WHERE excess = ? ORDER BY pos DESC',
+      ),
     };
     this.rebuildViews();
   }
@@ -251,6 +257,34 @@ export class TxHashSet {
     if (r.outputMmrSize !== header.outputMmrSize || r.kernelMmrSize !== header.kernelMmrSize)
       throw new ChainError('InvalidMMRSize');
     if (this.mmrs.rangeproof.size !== r.outputMmrSize) throw new ChainError('InvalidMMRSize');
+  }
+
+  /** Epic's fast `validate`: every stored parent hash of the three MMRs rehashed. */
+  validateMmrs(): void {
+    for (const name of ['output', 'rangeproof', 'kernel'] as const) this.mmrs[name].validate();
+  }
+
+  /** Commitments of every unspent output, by output MMR position. */
+  unspentCommitments(): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (const pos of this.mmrs.output.leafPositions()) {
+      const data = this.mmrs.output.data(pos);
+      if (data === null) throw new ChainError('Other', `no output data at ${pos}`);
+      out.push(data.slice(1));
+    }
+    return out;
+  }
+
+  /** Excesses of every kernel, in MMR order. */
+  kernelExcesses(): Uint8Array[] {
+    return this.st.kernelExcesses.all().map((b) => new Uint8Array(b));
+  }
+
+  /** Kernels with `excess`, highest position first: (position, height). */
+  kernelsByExcess(excess: Uint8Array): CommitPos[] {
+    return this.st.kernelByExcess
+      .all(excess)
+      .map((r) => ({ pos: BigInt(r.pos), height: BigInt(r.height) }));
   }
 
   /** Where the unspent output with `commit` sits, if any. */

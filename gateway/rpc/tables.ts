@@ -31,7 +31,10 @@ const oneParam = <T>(
 export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTable>> {
   const params = ops.chainParams;
   return {
-    owner: methodTable([noParams('get_status', ops.status, true)]),
+    owner: methodTable([
+      noParams('get_status', ops.status, true),
+      noParams('validate_chain', ops.validateChain),
+    ]),
     foreign: methodTable([
       noParams('get_tip', ops.tip, true),
       noParams('get_version', ops.version, true),

@@ -65,6 +65,21 @@ describe('mining over HTTP', { timeout: 300_000 }, () => {
     }
   });
 
+  it('validate_chain passes on the mined chain (owner API and /v1)', async () => {
+    const r = await fetch(`${node.url}/v2/owner`, {
+      method: 'POST',
+      headers: { authorization: basic(ownerSecret(node.home)) },
+      body: '{"jsonrpc":"2.0","method":"validate_chain","params":[],"id":1}',
+    });
+    assert.equal(r.status, 200);
+    assert.deepEqual(JSON.parse(await r.text()), { id: 1, jsonrpc: '2.0', result: { Ok: null } });
+    const v1 = await fetch(`${node.url}/v1/chain/validate`, {
+      headers: { authorization: basic(ownerSecret(node.home)) },
+    });
+    assert.equal(v1.status, 200);
+    assert.equal(await v1.text(), 'null');
+  });
+
   it('refuses the same block again', async () => {
     await refused(last, 'Block is unfit: already known in head');
   });
