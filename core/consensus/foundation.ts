@@ -5,9 +5,10 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from '../bytes.js';
 import { CHAIN_PARAMS, type ChainType } from '../chain_type.js';
+import { commitValue, verifyCommitSum } from '../crypto/commit.js';
 import { parseJson } from '../json/parse.js';
 import { type CbData, cbDataFromJson } from '../serde/cbdata.js';
-import { foundationInterval } from './rewards.js';
+import { foundationInterval, foundationPayout } from './rewards.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -201,4 +202,45 @@ export function foundationLine(file: FoundationFile, height: bigint): CbData {
     );
   }
   return line;
+}
+
+/**
+ * Every line of the floonet file carries 710,400,000 freemen: automated testing's payout (5
+ * blocks of 142,080,000), not the 1,440-block payout of floonet and usernet. Its pinned
+ * SHA-256 fixes this for every copy the node accepts.
+ */
+export const FLOONET_FILE_LINE_VALUE = 710_400_000n;
+
+/** True when the line's output holds `value`: C − X = value·H (excess X = the blind's point). */
+export function foundationLineCarries(line: CbData, value: bigint): boolean {
+  if (value <= 0n) return false;
+  return verifyCommitSum([line.output.commit], [line.kernel.excess, commitValue(value)]);
+}
+
+/** The line paying at `height` holds none of the values a foundation line can hold. */
+export class FoundationValueError extends Error {
+  readonly height: bigint;
+
+  constructor(file: string, height: bigint, tried: readonly bigint[]) {
+    super(
+      `foundation file ${file}: the line for height ${height} holds none of ${tried.join(', ')}`,
+    );
+    this.name = 'FoundationValueError';
+    this.height = height;
+  }
+}
+
+/**
+ * What the foundation output at `height` holds. Consensus never reads it (only the commitment
+ * is compared), but the coinbase sum counts it: when it is below the payout the levy asks for,
+ * the miner's own coinbase must carry the difference (see rewards.ts `minerCoinbaseValue`).
+ * A value cannot be read off a commitment, so the two a file can hold are tried: the chain's
+ * payout (a file made for it) and the floonet file's 710,400,000.
+ */
+export function foundationLineValue(file: FoundationFile, height: bigint): bigint {
+  const line = foundationLine(file, height);
+  const tried = [foundationPayout(file.chainType, height), FLOONET_FILE_LINE_VALUE];
+  const value = tried.find((v) => foundationLineCarries(line, v));
+  if (value === undefined) throw new FoundationValueError(file.name, height, tried);
+  return value;
 }

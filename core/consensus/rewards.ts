@@ -154,6 +154,38 @@ export function rewardFoundation(type: ChainType, fees: bigint, height: bigint):
   return min(reward(type, fees, height) + foundationPayout(type, height), U64_MAX);
 }
 
+/**
+ * How much less than the payout the foundation output holds (`lineValue`, what the file's line
+ * carries); 0 away from foundation heights, negative if the line holds more. Epic's consensus
+ * checks only the sum of all coinbase outputs and the foundation output's commitment, so a
+ * block balances when the miner's coinbase carries this on top of reward(fees, h). With the
+ * floonet file on floonet or usernet at 1,440 it is 204,595,200,000 − 710,400,000.
+ */
+export function foundationShortfall(type: ChainType, height: bigint, lineValue: bigint): bigint {
+  if (!isFoundationHeight(type, height)) return 0n;
+  return foundationPayout(type, height) - lineValue;
+}
+
+/**
+ * The value the miner's coinbase must hold for `verify_coinbase` to balance next to a
+ * foundation output of `lineValue`: reward_foundation(fees, h) − lineValue at foundation
+ * heights, reward(fees, h) elsewhere. RangeError when the line alone exceeds what the block may
+ * create (no block with that line can balance).
+ */
+export function minerCoinbaseValue(
+  type: ChainType,
+  fees: bigint,
+  height: bigint,
+  lineValue: bigint,
+): bigint {
+  if (!isFoundationHeight(type, height)) return reward(type, fees, height);
+  const value = rewardFoundation(type, fees, height) - lineValue;
+  if (value < 0n) {
+    throw new RangeError(`foundation line of ${lineValue} exceeds the coinbase total at ${height}`);
+  }
+  return value;
+}
+
 /** The block's overage in kernel sums: minus the new coins it creates (fees net to zero). */
 export function blockOverage(type: ChainType, height: bigint): bigint {
   return -(minerReward(type, height) + foundationPayout(type, height));
