@@ -13,6 +13,7 @@ import type { Block } from '../core/types/block.js';
 import { isBusy } from './errors.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
+import { TemplateCache } from './template_cache.js';
 import { statusView, tipView, versionView } from './views.js';
 
 export interface Operations {
@@ -24,6 +25,8 @@ export interface Operations {
   version(): Promise<JsonValue>;
   /** validate_chain: `null`, or Epic's `Internal("chain error")` (the detail is dropped). */
   validateChain(): Promise<JsonValue>;
+  /** compact_chain: `null` once done (or not due). */
+  compactChain(): Promise<JsonValue>;
   /** Mining step 1 (node-api reference §8.1), shared by get_block_template and /v1. */
   blockTemplate(): Promise<JsonValue>;
   /** Mining step 2. */
@@ -70,8 +73,13 @@ function miningOperations(
   params: ChainParams,
 ): Pick<Operations, 'blockTemplate' | 'finalizeTemplate' | 'submitBlock'> {
   const v2 = <T>(write: WriteFn<T>, value: T) => encode(write, value, 2, params);
+  // One template per published head, kept sealed (template_cache.ts).
+  const templates = new TemplateCache({
+    build: () => services.chain('blockTemplate', {}),
+    head: () => services.head(),
+  });
   return {
-    blockTemplate: () => services.chain('blockTemplate', {}),
+    blockTemplate: () => templates.get(),
     finalizeTemplate: (cb) =>
       services.chain('finalizeTemplate', {
         output: v2(writeOutput, cb.output),
@@ -102,6 +110,10 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
         if (isBusy(e)) throw e;
         throw new Error('chain error');
       }
+      return null;
+    },
+    compactChain: async () => {
+      await services.chain('compactChain', {});
       return null;
     },
     ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),

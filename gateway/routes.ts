@@ -10,7 +10,8 @@ export type RestOp =
   | 'tip'
   | 'version'
   | 'blockTemplate'
-  | 'validateChain';
+  | 'validateChain'
+  | 'compactChain';
 export type RpcSurface = 'owner' | 'foreign' | 'tor';
 export type Operation = { readonly rest: RestOp } | { readonly rpc: RpcSurface };
 
@@ -48,7 +49,7 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/chain', { get: { rest: 'tip' } }),
   v1('/v1/chain/outputs/*'),
   v1('/v1/chain/kernels/*'),
-  v1('/v1/chain/compact'),
+  v1('/v1/chain/compact', { post: { rest: 'compactChain' } }),
   v1('/v1/chain/validate', { get: { rest: 'validateChain' } }),
   v1('/v1/txhashset/*'),
   v1('/v1/status', { get: { rest: 'status' } }),

@@ -11,6 +11,7 @@ import type { Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
+import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;
@@ -33,6 +34,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       chainType: config.chainType,
       dbRoot: config.dbRoot,
       foundationPath: config.foundationPath,
+      archiveMode: config.archiveMode,
       powPolicy: config.powPolicy,
     },
     // Its handlers are synchronous, so they still run one at a time; a window of requests in
@@ -67,12 +69,25 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     owner_auth: secrets.owner !== null,
     foreign_auth: secrets.foreign !== null,
   });
+  // ---- console line and local test miner (node/miner.ts) ----
+  announceApi(config, addr, tls !== null);
+  let miner: TestMiner | null = null;
+  try {
+    miner = await startTestMiner(config, system, chain);
+  } catch (e) {
+    gateway.close();
+    await system.shutdown();
+    throw e;
+  }
+  // ---- end of the test miner part ----
   return {
     gateway,
     system,
     stop: async () => {
+      const minerStopped = miner?.stop();
       gateway.close();
       await system.shutdown();
+      await minerStopped;
     },
   };
 }

@@ -20,6 +20,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       blockTemplate: () => chain.blockTemplate(),
       finalizeTemplate: (req) => chain.finalizeTemplate(req.output, req.kernel),
       validateChain: () => chain.validateChain(),
+      compactChain: () => chain.compactChain(),
     },
     () => {
       chain.close();

@@ -37,6 +37,8 @@ export interface ChainProtocol {
   blockTemplate: { req: Empty; res: JsonValue };
   /** Epic's fast validate_chain; throws a ChainError when the state is inconsistent. */
   validateChain: { req: Empty; res: null };
+  /** Epic's compact_chain (a no-op until due): whether it compacted. */
+  compactChain: { req: Empty; res: boolean };
   /** finalize_block_template's `Ok` payload; output and kernel in protocol-v2 bytes. */
   finalizeTemplate: { req: { output: Uint8Array; kernel: Uint8Array }; res: JsonValue };
 }
@@ -51,6 +53,8 @@ export interface ChainInit {
   readonly dbRoot: string;
   /** `[server] foundation_path`; null for the built-in file. */
   readonly foundationPath: string | null;
+  /** `[server] archive_mode`: compaction keeps full blocks. */
+  readonly archiveMode: boolean;
   /** Test chains: one algorithm table for every policy era instead of Epic's. */
   readonly powPolicy: Policy | null;
   /** Verification worker threads (default: one per CPU). */

@@ -9,6 +9,7 @@ import { decode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
 import { readKernel, readOutput } from '../../core/ser/transaction.js';
 import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
+import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
 import type { ChainHeadInfo, ChainInit, ChainTip, SubmitReply } from './messages.js';
 import { blockTemplate, finalizeTemplate } from './mining.js';
@@ -16,6 +17,10 @@ import { OrphanPool } from './orphans.js';
 import { type PipelineContext, processBlock } from './pipeline.js';
 import { ChainStore } from './store.js';
 import { validateChain } from './validate.js';
+
+/** Epic compacts after an accepted block with probability 1/1,440. */
+const COMPACTION_ODDS = 1440;
+
 import type { BlockVerifier } from './verifier.js';
 
 const V2 = 2;
@@ -25,11 +30,13 @@ export class ChainService {
   private readonly params: ChainParams;
   private readonly ctx: PipelineContext;
   private readonly orphans = new OrphanPool();
+  private readonly archiveMode: boolean;
   /** Blocks are processed one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(init: ChainInit, verifier: BlockVerifier) {
     this.params = CHAIN_PARAMS[init.chainType];
+    this.archiveMode = init.archiveMode;
     this.store = new ChainStore(init.dbRoot, this.params);
     this.ctx = {
       store: this.store,
@@ -89,6 +96,8 @@ export class ChainService {
       throw e;
     }
     if (accepted.status !== 'fork') onHead();
+    // Epic's check_compact: a 1-in-1,440 chance per accepted block (no sync exists yet to wait for).
+    if (Math.random() * COMPACTION_ODDS < 1) this.compactChain();
     for (const child of this.orphans.takeChildren(accepted.hash)) {
       await this.accept(child.block, onHead).catch(() => undefined);
     }
@@ -103,6 +112,10 @@ export class ChainService {
     const output = decode(readOutput, outputBytes, V2, this.params, 'coinbase output');
     const kernel = decode(readKernel, kernelBytes, V2, this.params, 'coinbase kernel');
     return finalizedTemplateToJson(finalizeTemplate(this.ctx, { output, kernel }, []));
+  }
+
+  compactChain(): boolean {
+    return compactChain(this.store, this.archiveMode);
   }
 
   validateChain(): null {

@@ -183,6 +183,13 @@ export class ChainStore {
     this.st.putSpent.run(hash, encodeSpent(spent));
   }
 
+  /** Forgets full blocks and spent indexes below `height` (headers and sums stay). */
+  deleteBlocksBelow(height: bigint): void {
+    const below = 'SELECT hash FROM headers WHERE height < ?';
+    this.db.prepare(`DELETE FROM blocks WHERE hash IN (${below})`).run(Number(height));
+    this.db.prepare(`DELETE FROM spent WHERE hash IN (${below})`).run(Number(height));
+  }
+
   blockSums(hash: Uint8Array): BlockSums | undefined {
     const row = this.st.sums.get(hash);
     return (

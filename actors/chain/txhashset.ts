@@ -259,6 +259,12 @@ export class TxHashSet {
     if (this.mmrs.rangeproof.size !== r.outputMmrSize) throw new ChainError('InvalidMMRSize');
   }
 
+  /** Removes spent outputs and proofs up to `cutoff` except `keep` (spent after the horizon). */
+  compact(cutoff: bigint, keep: readonly bigint[]): void {
+    this.mmrs.output.compact(cutoff, keep);
+    this.mmrs.rangeproof.compact(cutoff, keep);
+  }
+
   /** Epic's fast `validate`: every stored parent hash of the three MMRs rehashed. */
   validateMmrs(): void {
     for (const name of ['output', 'rangeproof', 'kernel'] as const) this.mmrs[name].validate();

@@ -34,6 +34,7 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
     owner: methodTable([
       noParams('get_status', ops.status, true),
       noParams('validate_chain', ops.validateChain),
+      noParams('compact_chain', ops.compactChain),
     ]),
     foreign: methodTable([
       noParams('get_tip', ops.tip, true),

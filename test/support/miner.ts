@@ -4,8 +4,8 @@
 // solve the Cuckatoo graph → block. The block is returned, not submitted, so tests can
 // tamper with it first.
 import assert from 'node:assert/strict';
-import { buildBlockBody } from '../../core/chain/block_build.js';
-import { rewardOutput } from '../../core/chain/coinbase.js';
+import { buildBlockBody, type RewardParts } from '../../core/chain/block_build.js';
+import { coinbaseOutput, rewardOutput } from '../../core/chain/coinbase.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { achievedDifficulty } from '../../core/consensus/difficulty.js';
 import { parseJson } from '../../core/json/parse.js';
@@ -19,7 +19,6 @@ import { blockToJson, headerFromJson } from '../../core/serde/block.js';
 import { difficultyFromJson } from '../../core/serde/pow.js';
 import { kernelToJson, outputToJson, transactionFromJson } from '../../core/serde/transaction.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
-import { algoOfProof } from '../../core/types/pow.js';
 
 export const AUTO = CHAIN_PARAMS.automated;
 export const MINER_KEYCHAIN = ExtKeychain.fromSeed(new Uint8Array(32).fill(7));
@@ -76,29 +75,52 @@ export function solve(header: BlockHeader, target: bigint): BlockHeader {
   return found;
 }
 
-/** Steps 1–2 and the solving: a valid next block paying `value` (default: the reward). */
-export async function mineBlock(
-  url: string,
-  opts: { readonly keyIndex?: number } = {},
-): Promise<Block> {
-  const template = (await foreignOk(url, 'get_block_template', [])) as { [k: string]: JsonValue };
+/** The two calls a miner makes before solving: step 1, and step 2 with a coinbase. */
+export interface TemplateSource {
+  template(): Promise<JsonValue>;
+  finalize(coinbase: RewardParts): Promise<JsonValue>;
+}
+
+export function httpTemplates(url: string): TemplateSource {
+  return {
+    template: () => foreignOk(url, 'get_block_template', []),
+    finalize: (cb) =>
+      foreignOk(url, 'finalize_block_template', [
+        { output: outputToJson(cb.output), kernel: kernelToJson(cb.kernel) },
+      ]),
+  };
+}
+
+export interface MineOptions {
+  /** Key path m/2/0/keyIndex of the coinbase (default: the height). */
+  readonly keyIndex?: number;
+  /** Coinbase value (default: the reward at the height). */
+  readonly value?: bigint;
+}
+
+/** Steps 1–2 and the solving: a valid next block (unless `value` says otherwise). */
+export async function mineWith(source: TemplateSource, opts: MineOptions = {}): Promise<Block> {
+  const template = (await source.template()) as { [k: string]: JsonValue };
   const height = BigInt(template.height as number);
   const keyId = deriveKeyId(2, 0, opts.keyIndex ?? Number(height));
-  const coinbase = rewardOutput(MINER_KEYCHAIN, keyId, 'automated', 0n, height);
-  const finalized = (await foreignOk(url, 'finalize_block_template', [
-    { output: outputToJson(coinbase.output), kernel: kernelToJson(coinbase.kernel) },
-  ])) as { [k: string]: JsonValue };
+  const coinbase =
+    opts.value === undefined
+      ? rewardOutput(MINER_KEYCHAIN, keyId, 'automated', 0n, height)
+      : coinbaseOutput(MINER_KEYCHAIN, keyId, opts.value);
+  const finalized = (await source.finalize(coinbase)) as { [k: string]: JsonValue };
   const header = headerFromJson(finalized.header, 'header', AUTO);
   const txs = (finalized.transactions as JsonValue[]).map((t, i) =>
     transactionFromJson(t, `transactions[${i}]`),
   );
   const target = difficultyFromJson(template.block_difficulty, 'block_difficulty');
-  const solved = solve(
-    header,
-    target[algoOfProof({ kind: 'Cuckoo', edgeBits: AUTO.minEdgeBits, nonces: [] })] ?? 0n,
-  );
+  // Automated-testing Cuckoo proofs (9 edge bits) are booked as Cuckaroo.
+  const solved = solve(header, target.cuckaroo ?? 0n);
   const { body } = buildBlockBody(txs, [coinbase]);
   return { header: solved, body };
+}
+
+export function mineBlock(url: string, opts: MineOptions = {}): Promise<Block> {
+  return mineWith(httpTemplates(url), opts);
 }
 
 export async function submit(url: string, block: Block): Promise<RpcReply> {
