@@ -10,7 +10,13 @@ export {
   type MonitorReport,
   monitorTick,
 } from './dandelion.js';
-export { formatTxAt, poolEntryToJson, poolSizes, unconfirmedTransactionsJson } from './json.js';
+export {
+  formatTxAt,
+  poolEntryToJson,
+  poolSizes,
+  unconfirmedTransactionsJson,
+  updatePoolErrorText,
+} from './json.js';
 export {
   type AddOutcome,
   type PreparedTx,

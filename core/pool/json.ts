@@ -4,7 +4,7 @@ import type { JsonValue } from '../json/value.js';
 import { transactionToJson } from '../serde/transaction.js';
 import { formatUtcZ } from '../time.js';
 import type { TransactionPool } from './transaction_pool.js';
-import type { PoolEntry } from './types.js';
+import type { PoolEntry, PoolError } from './types.js';
 
 /**
  * chrono's serde form of a `DateTime<Utc>` (RFC 3339, `Z`, fraction shown only when not zero;
@@ -30,4 +30,9 @@ export function unconfirmedTransactionsJson(pool: TransactionPool): JsonValue {
 /** `get_pool_size` and `get_stempool_size`. */
 export function poolSizes(pool: TransactionPool): { pool: number; stempool: number } {
   return { pool: pool.txpool.size, stempool: pool.stempool.size };
+}
+
+/** `push_transaction`'s `Internal` text for a refused transaction (Epic's pool_api.rs). */
+export function updatePoolErrorText(e: PoolError): string {
+  return `Failed to update pool: ${e.message}`;
 }

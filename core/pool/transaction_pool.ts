@@ -11,6 +11,13 @@
 //                                     kernel sums → lock height → coinbase maturity → stempool
 //                                     or txpool (aggregate valid against the chain) → eviction
 // Nothing here waits or reads a clock: `now` (Unix ms) and the chain view come from the caller.
+//
+// A pool actor: on push_transaction / a peer's tx, `prepare` (errors go straight back), send
+// `prepared.tx.body.outputs` / `.kernels` to jobs/verify.ts, then `accept(prepared,
+// verdictOf(...), view, Date.now(), epoch.stemRoute(src, relayUp))` and act on the outcome
+// (broadcast / stem to the relay / nothing). On the chain's block event: `blockAccepted`. Every
+// 10 s: `monitorTick` (dandelion.ts). The view answers from the chain store at the head (e.g. a
+// read-only SQLite connection in a read transaction), wrapped in `cachedView` once per head.
 import type { ChainParams } from '../chain_type.js';
 import { asLimitedTransaction, NO_LIMIT } from '../consensus/rules.js';
 import type { Block } from '../types/block.js';
@@ -38,6 +45,8 @@ import {
 
 /** A transaction past the cheap checks, waiting for its crypto verdict. */
 export interface PreparedTx {
+  /** The transaction whose outputs and kernels need verifying. */
+  readonly tx: Transaction;
   readonly facts: TxFacts;
   readonly src: TxSource;
   readonly stem: boolean;
@@ -91,7 +100,7 @@ export class TransactionPool {
     const facts = txFacts(tx, this.params);
     this.checkPoolState(facts, stem);
     checkTxStructure(tx, this.params);
-    return { facts, src, stem };
+    return { tx, facts, src, stem };
   }
 
   /** Finishes an admission once the crypto has run; throws PoolError. */
@@ -133,7 +142,7 @@ export class TransactionPool {
     const facts = txFacts(tx, this.params);
     this.checkPoolState(facts, stem);
     checkTxStructure(tx, this.params);
-    return this.admit({ facts, src, stem }, TRUSTED, view, now, 'fluff', true);
+    return this.admit({ tx, facts, src, stem }, TRUSTED, view, now, 'fluff', true);
   }
 
   /** DuplicateTx (fluff only), then `is_acceptable`; returns whether to evict afterwards. */

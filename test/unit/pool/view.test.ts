@@ -1,6 +1,8 @@
 // cachedView asks the chain once per commitment and height; verdictOf folds job verdicts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { formatTxAt, updatePoolErrorText } from '../../../core/pool/json.js';
+import { PoolError } from '../../../core/pool/types.js';
 import { verdictOf } from '../../../core/pool/verify.js';
 import { cachedView } from '../../../core/pool/view.js';
 import type { OutputFeatures } from '../../../core/types/transaction.js';
@@ -46,5 +48,23 @@ describe('verdictOf', () => {
       rangeProofsOk: true,
       signaturesOk: false,
     });
+  });
+});
+
+describe('API texts', () => {
+  it('prints tx_at as chrono does (fraction only when not zero)', () => {
+    assert.equal(formatTxAt(Date.UTC(2019, 9, 7, 16, 20, 8)), '2019-10-07T16:20:08Z');
+    assert.equal(formatTxAt(Date.UTC(2019, 9, 7, 16, 20, 8, 7)), '2019-10-07T16:20:08.007Z');
+  });
+
+  it('wraps a pool error as push_transaction reports it', () => {
+    assert.equal(
+      updatePoolErrorText(PoolError.lowFee(800_000n)),
+      'Failed to update pool: Low fee transaction: 800000',
+    );
+    assert.equal(
+      updatePoolErrorText(PoolError.invalidTx('TooHeavy')),
+      'Failed to update pool: Invalid Tx: Transaction too heavy',
+    );
   });
 });
