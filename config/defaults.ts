@@ -110,6 +110,9 @@ export function defaultServerConfig(
     tlsCertificateKey: null,
     foundationPath: null,
     powPolicy: null,
+    // Epic's default is false everywhere; usernet is the chain `npm start` mines on.
+    runTestMiner: chain === 'usernet',
+    testMinerWalletUrl: null,
     chainValidationMode: 'Disabled',
     archiveMode: false,
     skipSyncWait: false,

@@ -171,6 +171,13 @@ function readPowPolicy(s: TableReader, chain: ChainType): Policy | null {
   return policy;
 }
 
+/** `test_miner_wallet_url`: an absolute http(s) URL (Epic appends `/v2/foreign`), or absent. */
+function readWalletUrl(s: TableReader): string | null {
+  const key = 'test_miner_wallet_url';
+  if (!s.has(key)) return null;
+  return s.httpUrl(key, '');
+}
+
 export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
   const doc = parseToml(text, opts.file);
   // Without this check a misspelt `[sever]` would silently run on defaults.
@@ -191,6 +198,8 @@ export function parseServerToml(text: string, opts: ParseOptions): ServerConfig 
     tlsCertificateKey: s.optionalPath('tls_certificate_key'),
     foundationPath: s.optionalPath('foundation_path'),
     powPolicy: readPowPolicy(s, chain),
+    runTestMiner: s.boolean('run_test_miner', d.runTestMiner),
+    testMinerWalletUrl: readWalletUrl(s),
     chainValidationMode: s.oneOf('chain_validation_mode', VALIDATION_MODES, d.chainValidationMode),
     archiveMode: s.boolean('archive_mode', d.archiveMode),
     skipSyncWait: s.boolean('skip_sync_wait', d.skipSyncWait),

@@ -30,6 +30,13 @@ export interface ServerConfig {
    * place of Epic's tables; null when absent.
    */
   readonly powPolicy: Policy | null;
+  /** `[server] run_test_miner`: mine on this node (test chains; see docs/decisions.md). */
+  readonly runTestMiner: boolean;
+  /**
+   * `[server] test_miner_wallet_url`: the wallet whose foreign API (`build_coinbase`) builds
+   * the test miner's coinbases; null: the reward goes to a throw-away key of the node.
+   */
+  readonly testMinerWalletUrl: string | null;
   /** `[server] chain_validation_mode`: full validation after each block, or none. */
   readonly chainValidationMode: ChainValidationMode;
   /** `[server] archive_mode`: keep every block instead of pruning below the horizon. */

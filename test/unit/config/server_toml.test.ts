@@ -57,6 +57,10 @@ describe('server config defaults per network', () => {
       assert.equal(c.tlsCertificateFile, null);
       assert.equal(c.tlsCertificateKey, null);
       assert.equal(c.foundationPath, null);
+      assert.equal(c.runTestMiner, chain === 'usernet');
+      assert.equal(c.testMinerWalletUrl, null);
+      assert.ok(text.includes(`\nrun_test_miner = ${chain === 'usernet'}\n`));
+      assert.ok(text.includes(`\n#test_miner_wallet_url = "http://127.0.0.1:${wallet}"\n`));
       assert.equal(c.archiveMode, false);
       assert.equal(c.chainValidationMode, 'Disabled');
       assert.equal(c.headerSyncTimeout, 10);
@@ -111,6 +115,8 @@ describe('server config defaults per network', () => {
       tlsCertificateFile: '/etc/mw/cert.pem',
       tlsCertificateKey: '/etc/mw/key.pem',
       foundationPath: '/usr/share/epic/foundation_floonet.json',
+      runTestMiner: true,
+      testMinerWalletUrl: 'https://wallet.example:13415/base',
       chainValidationMode: 'EveryBlock',
       archiveMode: true,
       skipSyncWait: true,
@@ -147,6 +153,16 @@ describe('server config parsing', () => {
       apiSecretPath: null,
       p2p: { ...defaultServerConfig('usernet', NET).p2p, port: 5 },
     });
+  });
+
+  it('run_test_miner and test_miner_wallet_url override the chain defaults', () => {
+    const on = parse('[server]\nrun_test_miner = true\n', 'mainnet');
+    assert.deepEqual([on.runTestMiner, on.testMinerWalletUrl], [true, null]);
+    const off = parse(
+      '[server]\nrun_test_miner = false\ntest_miner_wallet_url = "http://127.0.0.1:23415"\n',
+      'usernet',
+    );
+    assert.deepEqual([off.runTestMiner, off.testMinerWalletUrl], [false, 'http://127.0.0.1:23415']);
   });
 
   it('relative paths are taken from the directory of the file', () => {
@@ -270,6 +286,18 @@ describe('server config parsing', () => {
       '[server.stratum_mining_config]\nwallet_listener_url = "ftp://x"',
       'server.stratum_mining_config.wallet_listener_url',
       'expected an http:// or https:// URL, got "ftp://x"',
+    ],
+    [
+      'test miner wallet URL not a URL',
+      '[server]\ntest_miner_wallet_url = "127.0.0.1:3415"',
+      'server.test_miner_wallet_url',
+      'expected an http:// or https:// URL, got "127.0.0.1:3415"',
+    ],
+    [
+      'run_test_miner not a boolean',
+      '[server]\nrun_test_miner = 1',
+      'server.run_test_miner',
+      'expected a boolean, got an integer',
     ],
     [
       'validation mode',
