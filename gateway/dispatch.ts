@@ -6,12 +6,13 @@ import type { ApiSecrets } from '../config/types.js';
 import { stringifyJson } from '../core/json/stringify.js';
 import { authorized, type Credential, credential, unauthorized } from './auth.js';
 import { apiErrorResponse, busyResponse, internalError, isBusy } from './errors.js';
+import { FastReplies, type FullPath } from './fast_rpc.js';
 import { type HttpRequest, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
 import { type NodeIdentity, type Operations, operations } from './operations.js';
-import { ReplyCache } from './reply_cache.js';
+import { ReplyCache, type RpcUsage } from './reply_cache.js';
 import { Router } from './router.js';
-import { type Operation, ROUTES, type Route, type Surface } from './routes.js';
+import { type Operation, ROUTES, type Route, type RpcSurface, type Surface } from './routes.js';
 import { rpcTables } from './rpc/tables.js';
 import type { Services } from './services.js';
 
@@ -29,6 +30,9 @@ export class Dispatcher {
   private readonly rpc: Readonly<Record<'owner' | 'foreign' | 'tor', MethodTable>>;
   private readonly services: Services;
   private readonly replies = new ReplyCache();
+  private readonly fast = new FastReplies();
+  /** The full JSON-RPC path per surface, as fast_rpc.ts primes its templates with it. */
+  private readonly fullPath: Readonly<Record<RpcSurface, FullPath>>;
 
   constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity) {
     this.services = services;
@@ -39,6 +43,18 @@ export class Dispatcher {
     this.guards = { v1: owner, owner, foreign };
     this.ops = operations(services, identity);
     this.rpc = rpcTables(this.ops);
+    const full =
+      (table: MethodTable): FullPath =>
+      async (body) => {
+        const usage: RpcUsage = { impure: false };
+        const response = await handleJsonRpc(body, table, usage);
+        return { response, pure: !usage.impure };
+      };
+    this.fullPath = {
+      owner: full(this.rpc.owner),
+      foreign: full(this.rpc.foreign),
+      tor: full(this.rpc.tor),
+    };
   }
 
   /** Everything decided from the request line and headers alone. */
@@ -53,9 +69,19 @@ export class Dispatcher {
     return op === undefined ? { response: NOT_FOUND } : { route, op };
   }
 
-  /** A reply already known for this body (reply_cache.ts), to answer without going async. */
-  cachedReply(op: Operation, body: Uint8Array): HttpResponse | undefined {
-    return 'rpc' in op ? this.replies.known(op.rpc, body, this.services.head()) : undefined;
+  /**
+   * The reply to `body` when it needs no asynchronous work: a lone call to a head-only method
+   * (fast_rpc.ts), or a body whose pure reply is kept (reply_cache.ts). Undefined otherwise.
+   * `body` is only read during the call, so it may be memory the transport reuses afterwards.
+   */
+  answerNow(op: Operation, body: Uint8Array): HttpResponse | undefined {
+    if (!('rpc' in op)) return undefined;
+    const head = this.services.head();
+    const s = op.rpc;
+    return (
+      this.fast.reply(s, this.rpc[s], body, head, this.fullPath[s]) ??
+      this.replies.known(s, body, head)
+    );
   }
 
   async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {

@@ -1,12 +1,15 @@
 // The uWebSockets.js listener. Lifecycle rules, each one a crash or a leak when broken:
-// register onAborted first; copy everything from the request before the handler returns (uWS
-// reuses it); copy body chunks (their memory is reused); cap the body (413); cork every write
-// made after an await; never write to an aborted response; never throw out of a callback.
+// answer inside the handler or register onAborted before it returns; copy everything from the
+// request before the handler returns (uWS reuses it); copy a body chunk before keeping it past
+// its callback (its memory is reused); cap the body (413); cork every write made after an await
+// (writes inside uWS's callbacks are corked already); never write to an aborted response; never
+// throw out of a callback. Head reads are answered inside the body callback, without a promise.
 import type { ApiSecrets } from '../config/types.js';
 import { Dispatcher } from './dispatch.js';
 import { busyResponse } from './errors.js';
-import { type HttpResponse, respond, STATUS_TEXT } from './http.js';
+import { type HttpRequest, type HttpResponse, respond, STATUS_TEXT } from './http.js';
 import type { NodeIdentity } from './operations.js';
+import type { Operation } from './routes.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
 import {
@@ -45,51 +48,35 @@ interface Exchange {
   readonly res: UwsResponse;
   /** A HEAD answer carries the headers and length of its body, never the body. */
   readonly head: boolean;
-  /** Frees the request's in-flight slot while its body is still being read (abort, 413). */
-  releaseSlot: (() => void) | null;
+  /** The body is still being read: an abort or a 413 frees the request's in-flight slot. */
+  reading: boolean;
 }
 
-function send(ex: Exchange, r: HttpResponse, closeConnection = false): void {
+/** Writes a response; inside a uWS callback the socket is corked already. */
+function write(ex: Exchange, r: HttpResponse, closeConnection: boolean): void {
+  const res = ex.res;
+  res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
+  const headers = r.headers;
+  for (let i = 0; i < headers.length; i++) {
+    const h = headers[i] as readonly [string, string];
+    res.writeHeader(h[0], h[1]);
+  }
+  if (ex.head) res.endWithoutBody(Buffer.byteLength(r.body), closeConnection);
+  else res.end(r.body, closeConnection);
+}
+
+/** Answers from inside a uWS callback (request handler or body chunk). */
+function sendNow(ex: Exchange, r: HttpResponse, closeConnection = false): void {
   if (ex.aborted) return;
   ex.aborted = true; // a response is written once
-  ex.res.cork(() => {
-    ex.res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
-    for (const [k, v] of r.headers) ex.res.writeHeader(k, v);
-    if (ex.head) ex.res.endWithoutBody(Buffer.byteLength(r.body), closeConnection);
-    else ex.res.end(r.body, closeConnection);
-  });
+  write(ex, r, closeConnection);
 }
 
-/** Collects the body up to `max` bytes, then calls `done`; over the cap, answers 413 instead. */
-function readBody(
-  ex: Exchange,
-  max: number,
-  declared: number,
-  done: (body: Uint8Array) => void,
-): void {
-  if (declared > max) {
-    ex.releaseSlot?.();
-    send(ex, respond(413), true);
-    return;
-  }
-  let chunks: Uint8Array[] | null = null;
-  let size = 0;
-  ex.res.onData((chunk, isLast) => {
-    if (ex.aborted) return;
-    size += chunk.byteLength;
-    if (size > max) {
-      ex.releaseSlot?.();
-      send(ex, respond(413), true);
-      return;
-    }
-    // uWS reuses the chunk's memory once this callback returns: copy it (into Node's buffer
-    // pool: far cheaper than a new ArrayBuffer per request). Most bodies are one chunk.
-    const copy = Buffer.from(new Uint8Array(chunk));
-    if (isLast && chunks === null) return done(copy);
-    chunks ??= [];
-    chunks.push(copy);
-    if (isLast) done(Buffer.concat(chunks, size));
-  });
+/** Answers after an await: outside uWS's callbacks every write must be corked. */
+function send(ex: Exchange, r: HttpResponse): void {
+  if (ex.aborted) return;
+  ex.aborted = true;
+  ex.res.cork(() => write(ex, r, false));
 }
 
 /** uWS reports a TLS pair it cannot load only as "App construction failed"; name the files. */
@@ -114,53 +101,116 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const log = opts.log ?? (() => {});
   let inFlight = 0;
 
+  /** Frees the slot of a request whose body never finished (client gone, or 413). */
+  const stopReading = (ex: Exchange): void => {
+    if (!ex.reading) return;
+    ex.reading = false;
+    inFlight--;
+  };
+
+  /** The answer that needs an await; the slot is held until it is written. */
+  const runLater = (ex: Exchange, op: Operation, req: HttpRequest): void => {
+    dispatcher.run(op, req).then(
+      (response) => {
+        inFlight--;
+        send(ex, response);
+      },
+      (e: unknown) => {
+        inFlight--;
+        log('request_failed', {
+          path: req.path,
+          error: e instanceof Error ? e.message : String(e),
+        });
+        send(ex, respond(500, 'internal error'));
+      },
+    );
+  };
+
+  /**
+   * The body is complete: answer at once if the dispatcher can (`body` may be uWS's own memory,
+   * valid only during this callback), otherwise copy it and go async.
+   */
+  const bodyDone = (
+    ex: Exchange,
+    op: Operation,
+    req: Omit<HttpRequest, 'body'>,
+    body: Uint8Array,
+    copied: boolean,
+  ): void => {
+    ex.reading = false; // once running, the slot is held until the answer, even if the client goes away
+    const now = dispatcher.answerNow(op, body);
+    if (now !== undefined) {
+      inFlight--;
+      sendNow(ex, now);
+      return;
+    }
+    runLater(ex, op, { ...req, body: copied ? body : Buffer.from(body) });
+  };
+
+  /** Collects the body up to `max` bytes; over the cap, answers 413 and closes. */
+  const readBody = (
+    ex: Exchange,
+    op: Operation,
+    req: Omit<HttpRequest, 'body'>,
+    max: number,
+    declared: number,
+  ): void => {
+    if (declared > max) {
+      stopReading(ex);
+      sendNow(ex, respond(413), true);
+      return;
+    }
+    let chunks: Uint8Array[] | null = null;
+    let size = 0;
+    ex.res.onData((chunk, isLast) => {
+      if (ex.aborted) return;
+      size += chunk.byteLength;
+      if (size > max) {
+        stopReading(ex);
+        sendNow(ex, respond(413), true);
+        return;
+      }
+      // Most bodies are one chunk: looked at in place first, copied only to go async.
+      if (isLast && chunks === null) return bodyDone(ex, op, req, new Uint8Array(chunk), false);
+      // uWS reuses the chunk's memory once this callback returns: copy it (into Node's buffer
+      // pool: far cheaper than a new ArrayBuffer per request).
+      chunks ??= [];
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (isLast) bodyDone(ex, op, req, Buffer.concat(chunks, size), true);
+    });
+  };
+
   const app: UwsApp = createApp(uws, opts.tls);
 
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
     const method = req.getMethod();
-    const ex: Exchange = { aborted: false, res, head: method === 'head', releaseSlot: null };
+    const path = req.getUrl();
+    const authorization = req.getHeader('authorization') || undefined;
+    const ex: Exchange = { aborted: false, res, head: method === 'head', reading: false };
+    // uWS does not count endWithoutBody as an answer: returning after one without an abort
+    // handler aborts the process.
+    if (ex.head)
+      res.onAborted(() => {
+        ex.aborted = true;
+      });
+    // Answers decided from the request line and headers are written before the handler returns.
+    const resolution = dispatcher.resolve(method, path, authorization);
+    if ('response' in resolution) return sendNow(ex, resolution.response);
+    if (inFlight >= maxInFlight) return sendNow(ex, busyResponse());
+    inFlight++;
+    ex.reading = true;
     res.onAborted(() => {
       ex.aborted = true;
-      ex.releaseSlot?.(); // a client gone mid-body never reaches `run`
+      stopReading(ex); // a client gone mid-body never reaches the operation
     });
-    const path = req.getUrl();
-    const query = req.getQuery() ?? '';
-    const authorization = req.getHeader('authorization') || undefined;
-    const declared = Number(req.getHeader('content-length') || '0');
-
-    const resolution = dispatcher.resolve(method, path, authorization);
-    if ('response' in resolution) return send(ex, resolution.response);
-    if (inFlight >= maxInFlight) return send(ex, busyResponse());
-    inFlight++;
-    ex.releaseSlot = () => {
-      ex.releaseSlot = null;
-      inFlight--;
-    };
     const { route, op } = resolution;
-    const run = (body: Uint8Array): void => {
-      // Once running, the slot is held until the answer, even if the client goes away.
-      const release = ex.releaseSlot ?? (() => {});
-      ex.releaseSlot = null;
-      const known = dispatcher.cachedReply(op, body);
-      if (known !== undefined) {
-        release();
-        send(ex, known);
-        return;
-      }
-      dispatcher.run(op, { method, path, query, authorization, body }).then(
-        (response) => {
-          release();
-          send(ex, response);
-        },
-        (e: unknown) => {
-          release();
-          log('request_failed', { path, error: e instanceof Error ? e.message : String(e) });
-          send(ex, respond(500, 'internal error'));
-        },
-      );
-    };
-    if (method === 'post') readBody(ex, route.maxBody, declared, run);
-    else run(EMPTY);
+    const head = { method, path, query: req.getQuery() ?? '', authorization };
+    if (method === 'post')
+      readBody(ex, op, head, route.maxBody, Number(req.getHeader('content-length') || '0'));
+    else {
+      ex.reading = false;
+      runLater(ex, op, { ...head, body: EMPTY });
+    }
   });
 
   return new Promise((resolve, reject) => {
