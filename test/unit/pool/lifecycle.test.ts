@@ -99,6 +99,19 @@ describe('reconcile with a block', () => {
     assert.equal(pool.stempool.size, 1);
   });
 
+  it('re-validates the rest against the new chain: a tx whose input a reorg removed drops out', () => {
+    const { chain, pool, add, hashes } = setup();
+    add(tx(0));
+    add(tx(1));
+    chain.spend(coins[1] as Coin); // the winning fork never created coin 1
+    const dropped = pool.reconcileBlock({ body: { inputs: [], outputs: [], kernels: [] } }, chain);
+    assert.deepEqual(
+      dropped.map((e) => e.hash),
+      [hashOf(tx(1))],
+    );
+    assert.deepEqual(hashes(), [hashOf(tx(0))]);
+  });
+
   it('a reorg offers the reorg cache back; entries older than 30 minutes are gone', () => {
     const { chain, pool, add, hashes } = setup();
     add(tx(0));
