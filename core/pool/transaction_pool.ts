@@ -308,7 +308,11 @@ export class TransactionPool {
   }
 
   /** `retrieve_transactions` for a compact block: txpool only (the stempool is embargoed). */
-  retrieveTransactions(blockHash: Uint8Array, nonce: bigint, kernIds: readonly string[]) {
+  retrieveTransactions(
+    blockHash: Uint8Array,
+    nonce: bigint,
+    kernIds: readonly string[],
+  ): { txs: Transaction[]; missing: string[] } {
     return this.txpool.retrieveTransactions(blockHash, nonce, kernIds);
   }
 
