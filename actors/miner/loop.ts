@@ -1,0 +1,284 @@
+// The local test miner's loop, in the node's main thread: template → coinbase → finalize → solve
+// (in the miner actor, slice by slice) → submit → repeat, as Epic's test miner
+// (servers/src/mining/test_miner.rs) but for whatever algorithm the schedule asks. A new head
+// abandons the attempt at the next slice; after `attemptSecs` on one template it is rebuilt
+// (to pick up new transactions), reusing the coinbase while height and fees are unchanged.
+import { randomBytes } from 'node:crypto';
+import { equalBytes, toHex } from '../../core/bytes.js';
+import { buildBlockBody } from '../../core/chain/block_build.js';
+import { cuckooEdgeBits } from '../../core/chain/mining_algo.js';
+import { CHAIN_PARAMS, type ChainParams, type ChainType } from '../../core/chain_type.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { targetFor } from '../../core/pow/target.js';
+import { writeBlock } from '../../core/ser/block.js';
+import { encode } from '../../core/ser/codec.js';
+import { headerHash, prePow } from '../../core/ser/header.js';
+import { writeKernel, writeOutput } from '../../core/ser/transaction.js';
+import {
+  type BlockTemplate,
+  blockTemplateFromJson,
+  type FinalizedBlockTemplate,
+  finalizedTemplateFromJson,
+  type MiningAlgorithm,
+} from '../../core/serde/mining.js';
+import type { Block, BlockHeader } from '../../core/types/block.js';
+import type { Proof } from '../../core/types/pow.js';
+import type { Transaction } from '../../core/types/transaction.js';
+import type { CoinbaseBytes, MineAlgo, SolveReply, SolveRequest } from './messages.js';
+import { buildCoinbase, type WalletCoinbase } from './wallet.js';
+
+/** The chain actor as the loop uses it (node/miner.ts wires the real one). */
+export interface ChainPort {
+  blockTemplate(): Promise<JsonValue>;
+  finalizeTemplate(coinbase: CoinbaseBytes): Promise<JsonValue>;
+  submitBlock(block: Uint8Array): Promise<{ readonly hash: Uint8Array; readonly status: string }>;
+  /** The hash of the head as last published, null before the first `head` event. */
+  headHash(): Uint8Array | null;
+}
+
+/** The miner actor. */
+export interface MinerPort {
+  burnCoinbase(height: bigint, fees: bigint): Promise<CoinbaseBytes>;
+  solve(req: SolveRequest): Promise<SolveReply>;
+}
+
+export type MinerEvent =
+  | {
+      readonly kind: 'mined';
+      readonly height: bigint;
+      readonly algorithm: MineAlgo;
+      readonly hash: string;
+      readonly txs: number;
+      readonly status: string;
+      readonly ms: number;
+    }
+  | {
+      readonly kind: 'rejected';
+      readonly height: bigint;
+      readonly algorithm: MineAlgo;
+      readonly code: string;
+      readonly message: string;
+    }
+  | { readonly kind: 'retry'; readonly code: string; readonly message: string }
+  | { readonly kind: 'stopped'; readonly code: string | null; readonly message: string | null };
+
+export interface LoopOptions {
+  readonly chainType: ChainType;
+  /** `test_miner_wallet_url`; null: burn coinbases built by the miner actor. */
+  readonly walletUrl: string | null;
+  /** `attempt_time_per_block`: seconds on one template before rebuilding it. */
+  readonly attemptSecs: number;
+  /** Length of one search slice: the longest a new head waits to be noticed. */
+  readonly sliceMs: number;
+  readonly onEvent: (event: MinerEvent) => void;
+  /** Build a coinbase through the wallet (tests may substitute it). */
+  readonly wallet?: (
+    url: string,
+    fees: { fees: bigint; height: bigint; keyId: Uint8Array | null },
+  ) => Promise<WalletCoinbase>;
+}
+
+/** Errors that end the miner (the node keeps running); every other error is retried. */
+const FATAL = new Set(['RandomXUnavailable', 'UnsupportedGraph']);
+/** The actors are going away: stop without a fuss. */
+const SHUTDOWN = new Set(['ShuttingDown', 'ActorStopped', 'ActorFailed']);
+/** Epic waits 5 s before asking an unreachable wallet again. */
+const WALLET_RETRY_MS = 5_000;
+const RETRY_MS = 1_000;
+const V2 = 2;
+
+const codeOf = (e: unknown): string => {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'Internal';
+};
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Which solver a template's algorithm needs: "cuckoo" is mined as Cuckatoo (see decisions). */
+export function mineAlgoOf(algorithm: MiningAlgorithm): MineAlgo {
+  return algorithm === 'cuckoo' ? 'cuckatoo' : algorithm;
+}
+
+/** The template's difficulty entry a proof of this solver is checked against. */
+export function targetOf(algo: MineAlgo, t: BlockTemplate, params: ChainParams): bigint {
+  const probe: Proof =
+    algo === 'cuckatoo'
+      ? { kind: 'Cuckoo', edgeBits: cuckooEdgeBits('cuckatoo', params) ?? 0, nonces: [] }
+      : algo === 'randomx'
+        ? { kind: 'RandomX', hash: new Uint8Array(32) }
+        : { kind: 'ProgPow', mix: new Uint8Array(32) };
+  return targetFor(probe, t.blockDifficulty);
+}
+
+export function totalFees(txs: readonly Transaction[]): bigint {
+  let fees = 0n;
+  for (const tx of txs)
+    for (const k of tx.body.kernels) if (k.features.kind !== 'Coinbase') fees += k.features.fee;
+  return fees;
+}
+
+interface Cached {
+  readonly key: string;
+  readonly bytes: CoinbaseBytes;
+}
+
+export class MinerLoop {
+  private readonly params: ChainParams;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private cached: Cached | null = null;
+  /** Epic hands the wallet's last unmined key id back, so derivations are not wasted. */
+  private keyId: Uint8Array | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly chain: ChainPort,
+    private readonly miner: MinerPort,
+    private readonly opts: LoopOptions,
+  ) {
+    this.params = CHAIN_PARAMS[opts.chainType];
+  }
+
+  start(): Promise<void> {
+    this.running ??= this.run();
+    return this.running;
+  }
+
+  /** Stops after the slice in flight; resolves when the loop has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.attempt();
+      } catch (e) {
+        const code = codeOf(e);
+        if (SHUTDOWN.has(code)) break;
+        if (FATAL.has(code)) {
+          this.stopped = true;
+          this.opts.onEvent({ kind: 'stopped', code, message: messageOf(e) });
+          return;
+        }
+        this.opts.onEvent({ kind: 'retry', code, message: messageOf(e) });
+        await this.sleep(code === 'WalletComm' ? WALLET_RETRY_MS : RETRY_MS);
+      }
+    }
+    this.opts.onEvent({ kind: 'stopped', code: null, message: null });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  /** One template: build, search until solved, stale or timed out, submit a solution. */
+  private async attempt(): Promise<void> {
+    const started = performance.now();
+    const template = blockTemplateFromJson(
+      await this.chain.blockTemplate(),
+      'template',
+      this.params,
+    );
+    const coinbase = await this.coinbase(template.height, totalFees(template.transactions));
+    const finalized = finalizedTemplateFromJson(
+      await this.chain.finalizeTemplate(coinbase),
+      'finalized',
+      this.params,
+    );
+    // The head moved between the two calls: this header is not the template's.
+    if (!equalBytes(finalized.header.prevHash, template.header.prevHash)) return;
+    const algo = mineAlgoOf(template.algorithm);
+    const header = await this.search(finalized.header, algo, targetOf(algo, template, this.params));
+    if (header === null) return;
+    await this.submit(finalized, header, algo, { started, txs: template.transactions.length });
+  }
+
+  private async coinbase(height: bigint, fees: bigint): Promise<CoinbaseBytes> {
+    const key = `${height}:${fees}`;
+    if (this.cached?.key === key) return this.cached.bytes;
+    const bytes =
+      this.opts.walletUrl === null
+        ? await this.miner.burnCoinbase(height, fees)
+        : await this.walletCoinbase(this.opts.walletUrl, height, fees);
+    this.cached = { key, bytes };
+    return bytes;
+  }
+
+  private async walletCoinbase(url: string, height: bigint, fees: bigint): Promise<CoinbaseBytes> {
+    const build = this.opts.wallet ?? buildCoinbase;
+    const cb = await build(url, { fees, height, keyId: this.keyId });
+    this.keyId = cb.keyId;
+    return {
+      output: encode(writeOutput, cb.output, V2, this.params),
+      kernel: encode(writeKernel, cb.kernel, V2, this.params),
+    };
+  }
+
+  /** Slices until a solution, a new head, the attempt time or stop; the solved header or null. */
+  private async search(
+    header: BlockHeader,
+    algo: MineAlgo,
+    target: bigint,
+  ): Promise<BlockHeader | null> {
+    const until = performance.now() + this.opts.attemptSecs * 1000;
+    const base = { algo, prePow: prePow(header, this.params), height: header.height, target };
+    let nonce = randomBytes(8).readBigUInt64BE(0);
+    while (!this.stopped && performance.now() < until) {
+      const head = this.chain.headHash();
+      if (head !== null && !equalBytes(head, header.prevHash)) return null;
+      const reply = await this.miner.solve({
+        ...base,
+        seed: header.pow.seed,
+        startNonce: nonce,
+        budgetMs: this.opts.sliceMs,
+      });
+      const s = reply.solution;
+      if (s !== null) return { ...header, pow: { ...header.pow, nonce: s.nonce, proof: s.proof } };
+      nonce = reply.nextNonce;
+    }
+    return null;
+  }
+
+  private async submit(
+    f: FinalizedBlockTemplate,
+    header: BlockHeader,
+    algorithm: MineAlgo,
+    info: { readonly started: number; readonly txs: number },
+  ): Promise<void> {
+    const reward = { output: f.coinbaseOutput, kernel: f.coinbaseKernel };
+    const block: Block = { header, body: buildBlockBody(f.transactions, [reward]).body };
+    const height = header.height;
+    try {
+      const reply = await this.chain.submitBlock(encode(writeBlock, block, V2, this.params));
+      this.cached = null;
+      this.keyId = null;
+      this.opts.onEvent({
+        kind: 'mined',
+        height,
+        algorithm,
+        hash: toHex(headerHash(header, this.params)),
+        txs: info.txs,
+        status: reply.status,
+        ms: Math.round(performance.now() - info.started),
+      });
+    } catch (e) {
+      if (SHUTDOWN.has(codeOf(e))) throw e;
+      this.opts.onEvent({
+        kind: 'rejected',
+        height,
+        algorithm,
+        code: codeOf(e),
+        message: messageOf(e),
+      });
+    }
+  }
+}

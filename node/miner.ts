@@ -1,0 +1,104 @@
+// The local test miner in the node process (`[server] run_test_miner`): spawns the miner actor
+// (coinbases and nonce search on its own thread), runs the loop that talks to the chain actor in
+// this thread, and reports on the console: one stdout line per block, a structured log line per
+// event. Also the console line saying where the API and its secret are.
+import { join } from 'node:path';
+import type { ChainEvents, ChainProtocol } from '../actors/chain/messages.js';
+import { type MinerEvent, MinerLoop } from '../actors/miner/loop.js';
+import { minerActor } from '../actors/miner/messages.js';
+import type { ServerConfig } from '../config/types.js';
+import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
+import type { ActorRef, ActorSystem } from '../runtime/index.js';
+import { log } from './log.js';
+
+/** How long one search slice runs: a new head is noticed within about this. */
+export const SLICE_MS = 500;
+/** Covers a ProgPoW epoch cache build (≈ 11 s for epoch 0 on our machines) with room to spare. */
+const SOLVE_DEADLINE_MS = 300_000;
+const COINBASE_DEADLINE_MS = 60_000;
+
+export interface TestMiner {
+  /** Ends the loop after the slice in flight. */
+  stop(): Promise<void>;
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** The console line of `npm start`: where the API listens and where its owner secret is. */
+export function announceApi(config: ServerConfig, addr: string, tls: boolean): void {
+  const secret =
+    config.apiSecretPath === null
+      ? 'no owner secret (api_secret_path is not set)'
+      : `owner secret (user "node") in ${config.apiSecretPath}`;
+  say(`mwnode ${config.chainType}: API on ${tls ? 'https' : 'http'}://${addr}, ${secret}`);
+}
+
+function report(event: MinerEvent): void {
+  switch (event.kind) {
+    case 'mined': {
+      const { height, algorithm, hash, txs, status, ms } = event;
+      say(`block ${height}  ${algorithm}  ${hash}  txs ${txs}`);
+      log('block_mined', { height, algorithm, hash, txs, status, ms });
+      return;
+    }
+    case 'rejected': {
+      const { height, algorithm, code, message } = event;
+      log('test_miner_block_refused', { height, algorithm, code, message });
+      return;
+    }
+    case 'retry':
+      log('test_miner_retry', { code: event.code, message: event.message });
+      return;
+    case 'stopped':
+      if (event.code !== null) say(`test miner stopped: ${event.message}`);
+      log('test_miner_stopped', { code: event.code, message: event.message });
+  }
+}
+
+/** Starts the test miner when the config asks for it; null otherwise. */
+export async function startTestMiner(
+  config: ServerConfig,
+  system: ActorSystem,
+  chain: ActorRef<ChainProtocol, ChainEvents>,
+): Promise<TestMiner | null> {
+  if (!config.runTestMiner) return null;
+  const progpowCacheDir =
+    process.env[PROGPOW_CACHE_DIR_ENV] || join(config.networkDir, 'progpow_cache');
+  const miner = await system.spawn(minerActor, {
+    name: 'miner',
+    init: { chainType: config.chainType, progpowCacheDir },
+  });
+  let head: Uint8Array | null = null;
+  chain.watch('head', (h) => {
+    head = h.tip.lastBlockPushed;
+  });
+  const loop = new MinerLoop(
+    {
+      blockTemplate: () => chain.ask('blockTemplate', {}),
+      finalizeTemplate: (cb) => chain.ask('finalizeTemplate', cb),
+      submitBlock: (block) => chain.ask('submitBlock', { block }),
+      headHash: () => head,
+    },
+    {
+      burnCoinbase: (height, fees) =>
+        miner.ask('burnCoinbase', { height, fees }, { deadlineMs: COINBASE_DEADLINE_MS }),
+      solve: (req) => miner.ask('solve', req, { deadlineMs: SOLVE_DEADLINE_MS }),
+    },
+    {
+      chainType: config.chainType,
+      walletUrl: config.testMinerWalletUrl,
+      // Epic's 0 would rebuild the template without ever searching.
+      attemptSecs: Math.max(1, config.stratum.attemptTimePerBlock),
+      sliceMs: SLICE_MS,
+      onEvent: report,
+    },
+  );
+  log('test_miner_started', {
+    chain: config.chainType,
+    coinbase: config.testMinerWalletUrl ?? 'burn',
+  });
+  void loop.start();
+  return { stop: () => loop.stop() };
+}
