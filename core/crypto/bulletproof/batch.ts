@@ -3,12 +3,18 @@
 // checks scaled by fresh random 128-bit weights, the fixed-generator scalars summed across the
 // batch, and all per-proof points in one Pippenger multiplication.
 import { modN, Point, scalarInvBatch } from '../curve.js';
-import { type MsmBackend, MsmTerms, msmBackend, writeScalar } from '../ec/backend.js';
+import { type MsmBackend, msmBackend, writeScalar } from '../ec/backend.js';
 import { GEN_H } from '../generators.js';
 import { FIXED_COUNT, msmIsZero } from './fixed_msm.js';
 import { bulletproofGenerators } from './generators.js';
 import { IP_ROUNDS } from './layout.js';
-import { addProofTerms, type ParsedProof, parseProof, type TermSink } from './verifier.js';
+import {
+  addProofTerms,
+  type ParsedProof,
+  POINT_COUNT,
+  parseProof,
+  type TermSink,
+} from './verifier.js';
 
 /** Shaped like core/types Output, so outputs can be passed as they are. */
 export interface RangeProofItem {
@@ -52,19 +58,49 @@ function fixedGeneratorBytes(): Uint8Array {
   return fixedBytes;
 }
 
-/** Fixed-generator terms joined to the per-proof ones: one native multiplication. */
-function nativeIsZero(terms: MsmTerms, fixed: readonly bigint[], native: MsmBackend): boolean {
-  const gens = fixedGeneratorBytes();
-  fixed.forEach((s, k) => {
-    if (s !== 0n) terms.addAffineBytes(gens, 64 * k, modN(s));
+/** Scalars per proof record of MsmBackend.bulletproofBatch (native/secp256k1/src/bulletproof.h). */
+const RECORD = 32 * 18;
+
+/** A proof's record: y, z, x, u, x_0..x_4, t, −taux, −mu, a1, a2, b1, b2, then two weights. */
+function writeRecord(view: DataView, at: number, p: ParsedProof): void {
+  const values = [p.y, p.z, p.x, p.u, ...p.xs, p.t, p.tauxNeg, p.muNeg, ...p.ab];
+  values.forEach((v, i) => {
+    writeScalar(view, at + 32 * i, v);
   });
-  return terms.evaluate(native) === 1;
+  // The weights w1, w2: 128 random bits each in the low halves of the last two slots.
+  const weights = new Uint8Array(view.buffer, view.byteOffset + at + 32 * 16, 64);
+  for (const half of [16, 48]) {
+    const w = weights.subarray(half, half + 16);
+    do globalThis.crypto.getRandomValues(w);
+    while (w.every((b) => b === 0));
+  }
+}
+
+/** The whole batch equation in the native backend; same terms as the JavaScript path. */
+function verifyNative(proofs: readonly ParsedProof[], native: MsmBackend): boolean {
+  const records = new Uint8Array(RECORD * proofs.length);
+  const view = new DataView(records.buffer);
+  const points = new Uint8Array(64 * POINT_COUNT * proofs.length);
+  const pointView = new DataView(points.buffer);
+  proofs.forEach((p, k) => {
+    writeRecord(view, RECORD * k, p);
+    const at = 64 * POINT_COUNT * k;
+    if (p.pointBytes !== null) points.set(p.pointBytes, at);
+    else {
+      p.points.forEach((a, i) => {
+        writeScalar(pointView, at + 64 * i, a.x);
+        writeScalar(pointView, at + 64 * i + 32, a.y);
+      });
+    }
+  });
+  return native.bulletproofBatch(records, points, fixedGeneratorBytes()) === 1;
 }
 
 /** The final check over already parsed proofs (all non-null). */
 function verifyParsed(proofs: readonly ParsedProof[]): boolean {
   if (proofs.length === 0) return true;
   const native = msmBackend();
+  if (native !== null) return verifyNative(proofs, native);
   const toInvert: bigint[] = [];
   for (const p of proofs) toInvert.push(p.y, ...p.xs);
   const inv = scalarInvBatch(toInvert);
@@ -72,7 +108,6 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
     points: [],
     scalars: [],
     fixed: new Array<bigint>(FIXED_COUNT).fill(0n),
-    native: native === null ? null : new MsmTerms(proofs.length * 15 + FIXED_COUNT),
   };
   const stride = 1 + IP_ROUNDS;
   proofs.forEach((p, k) => {
@@ -81,7 +116,6 @@ function verifyParsed(proofs: readonly ParsedProof[]): boolean {
     const xInvs = inv.slice(base + 1, base + stride);
     addProofTerms(p, yInv, xInvs, randomWeight(), randomWeight(), sink);
   });
-  if (native !== null && sink.native !== null) return nativeIsZero(sink.native, sink.fixed, native);
   return msmIsZero(sink.fixed.map(modN), sink.points, sink.scalars);
 }
 

@@ -3,7 +3,7 @@
 // plus contributions to the 130 fixed-generator scalars. Both equations of a proof get their own
 // random weight, so one check of Σ = O covers one proof or a whole batch.
 import { CURVE_N, readU256 } from '../curve.js';
-import { type MsmBackend, type MsmTerms, msmBackend, readScalar } from '../ec/backend.js';
+import { type MsmBackend, msmBackend, readScalar } from '../ec/backend.js';
 import type { Affine } from '../ec/point.js';
 import { FIXED_G, FIXED_H, FIXED_HI } from './fixed_msm.js';
 import {
@@ -50,7 +50,7 @@ function nonZeroScalar(proof: Uint8Array, offset: number): bigint | null {
 }
 
 /** Points per proof: V, A, S, T1, T2 and the L/R pairs. */
-const POINT_COUNT = 5 + 2 * IP_ROUNDS;
+export const POINT_COUNT = 5 + 2 * IP_ROUNDS;
 
 /** Where V (08/09 commitment) and the proof's 14 points sit, with their non-QR flags. */
 function wirePoints(commitment: Uint8Array, proof: Uint8Array): [Uint8Array, number, boolean][] {
@@ -145,36 +145,25 @@ export function parseProof(commitment: Uint8Array, proof: Uint8Array): ParsedPro
   return { ...decoded, tauxNeg, muNeg, t, ab: [a1, a2, b1, b2], ...ch };
 }
 
-/**
- * Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. Proofs
- * decoded natively put their points and scalars into `native` instead of `points`/`scalars`.
- */
+/** Where the terms of a batch accumulate. `fixed` sums are reduced mod n by the caller. */
 export interface TermSink {
   readonly points: Affine[];
   readonly scalars: bigint[];
   readonly fixed: bigint[];
-  readonly native: MsmTerms | null;
 }
 
-// Either sink takes either kind of proof (a backend may be installed or removed between parse
-// and check); bytes and bigints convert both ways.
+// A proof decoded natively carries bytes; the JavaScript multiplication wants bigints (the
+// backend may have been removed between parse and check).
 function addPoints(p: ParsedProof, scalars: readonly bigint[], sink: TermSink): void {
   const bytes = p.pointBytes;
-  const view = bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  for (let i = 0; i < POINT_COUNT; i++) {
-    const s = scalars[i] as bigint;
-    if (view === null) {
-      const a = p.points[i] as Affine;
-      if (sink.native === null) {
-        sink.points.push(a);
-        sink.scalars.push(s);
-      } else sink.native.addAffine(a.x, a.y, s);
-    } else if (sink.native !== null) sink.native.addAffineBytes(bytes as Uint8Array, 64 * i, s);
-    else {
+  if (bytes === null) sink.points.push(...p.points);
+  else {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+    for (let i = 0; i < POINT_COUNT; i++) {
       sink.points.push({ x: readScalar(view, 64 * i), y: readScalar(view, 64 * i + 32) });
-      sink.scalars.push(s);
     }
   }
+  sink.scalars.push(...scalars);
 }
 
 /** g_i = Π_j x_j^(±1), + when bit j of i is set; g_(63−i) = g_i^−1. */

@@ -25,6 +25,12 @@ export interface MsmBackend {
     encodedScalars: Uint8Array,
     out: Uint8Array | null,
   ): number;
+  /**
+   * The batch equation of k 64-bit bulletproofs: `records` k×18 scalars (bulletproof/batch.ts
+   * writes them), `points` k×15 x‖y, `generators` the 130 fixed ones. 1 when all verify, 0 when
+   * not, negative for a point off the curve or a zero challenge.
+   */
+  bulletproofBatch(records: Uint8Array, points: Uint8Array, generators: Uint8Array): number;
 }
 
 let installed: MsmBackend | null = null;

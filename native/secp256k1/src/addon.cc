@@ -11,6 +11,9 @@
 //       sum of s*P over both lists (scalars big-endian, reduced mod n). 1 when the sum is the
 //       point at infinity, 0 when not (and out, if given, receives its x || y); -1 - i when
 //       input point i is bad, counting the encoded points first, then the affine ones.
+//   bulletproofBatch(records: k*18*32, points: k*15*64, generators: 130*64): number
+//       the batch equation of k 64-bit bulletproofs (layout in bulletproof.h): 1 when all
+//       verify, 0 when not, negative for a point off the curve or a zero challenge.
 //
 // Wrong argument types or lengths throw a TypeError / RangeError.
 #define NAPI_VERSION 8
@@ -19,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bulletproof.h"
 #include "group.h"
 #include "msm.h"
 
@@ -162,11 +166,28 @@ napi_value Msm(napi_env env, napi_callback_info info) {
   return make_int(env, 0);
 }
 
+napi_value BulletproofBatch(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  Bytes rec, pts, gens;
+  if (!get_args(env, info, 3, argv) || !get_bytes(env, argv[0], "records", rec) ||
+      !get_bytes(env, argv[1], "points", pts) || !get_bytes(env, argv[2], "generators", gens))
+    return nullptr;
+  const size_t record = 32 * msm::BP_RECORD_SCALARS;
+  const size_t k = rec.length / record;
+  if (rec.length % record != 0 || pts.length != k * 64 * msm::BP_POINTS ||
+      gens.length != 64 * msm::BP_FIXED)
+    return range_error(env, "secp256k1: bulletproofBatch takes k*576, k*960 and 8320 bytes"),
+           nullptr;
+  return make_int(env, msm::bulletproof_batch(rec.data, k, pts.data, gens.data));
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"decode", nullptr, Decode, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"sqrt", nullptr, Sqrt, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"msm", nullptr, Msm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"bulletproofBatch", nullptr, BulletproofBatch, nullptr, nullptr, nullptr, napi_enumerable,
+       nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

@@ -1,0 +1,23 @@
+// Prints random and edge-case scalar operations (mod n) with their results for test/check.py.
+#include "scalar.h"
+#include <cstdio>
+#include <cstdlib>
+using namespace msm;
+static uint64_t rnd(){ return ((uint64_t)rand()<<42)^((uint64_t)rand()<<21)^rand(); }
+static void pr(const Scalar& a){ for(int i=3;i>=0;i--) printf("%016lx",a.v[i]); }
+int main(){
+  const uint64_t N[4] = {0xBFD25E8CD0364141ULL, 0xBAAEDCE6AF48A03BULL, 0xFFFFFFFFFFFFFFFEULL, 0xFFFFFFFFFFFFFFFFULL};
+  for(int k=0;k<20000;k++){
+    Scalar a,b; for(int i=0;i<4;i++){a.v[i]=rnd();b.v[i]=rnd();}
+    int mode=k%5;
+    if(mode==1){ for(int i=0;i<4;i++) a.v[i]=N[i]; a.v[0]-=1+(rand()%3); }
+    if(mode==2){ for(int i=0;i<4;i++){a.v[i]=N[i]; b.v[i]=N[i];} a.v[0]-=1; b.v[0]-=1+(rand()%5); }
+    if(mode==3){ a.v[3]=a.v[2]=~0ULL; b.v[3]=~0ULL; }
+    uint8_t buf[32]; 
+    // reduce inputs properly
+    sc_to_bytes(buf,a); scalar_from_bytes(a,buf); sc_to_bytes(buf,b); scalar_from_bytes(b,buf);
+    Scalar m,s,d; sc_mul(m,a,b); sc_add(s,a,b); sc_sub(d,a,b);
+    pr(a);printf(" ");pr(b);printf(" ");pr(m);printf(" ");pr(s);printf(" ");pr(d);printf("\n");
+  }
+  Scalar x; for(int i=0;i<4;i++) x.v[i]=rnd(); x.v[3]>>=1; Scalar xi; sc_inv(xi,x); Scalar one; sc_mul(one,x,xi); pr(one); printf("\n");
+}
