@@ -68,7 +68,11 @@ export async function startTestMiner(
     process.env[PROGPOW_CACHE_DIR_ENV] || join(config.networkDir, 'progpow_cache');
   const miner = await system.spawn(minerActor, {
     name: 'miner',
-    init: { chainType: config.chainType, progpowCacheDir },
+    init: {
+      chainType: config.chainType,
+      foundationPath: config.foundationPath,
+      progpowCacheDir,
+    },
   });
   let head: Uint8Array | null = null;
   chain.watch('head', (h) => {
@@ -82,6 +86,7 @@ export async function startTestMiner(
       headHash: () => head,
     },
     {
+      coinbaseFees: (height, fees) => miner.ask('coinbaseFees', { height, fees }),
       burnCoinbase: (height, fees) =>
         miner.ask('burnCoinbase', { height, fees }, { deadlineMs: COINBASE_DEADLINE_MS }),
       solve: (req) => miner.ask('solve', req, { deadlineMs: SOLVE_DEADLINE_MS }),

@@ -1,8 +1,11 @@
 // The miner actor: builds burn coinbases and searches nonces, on its own thread in the node
 // process. Each request is synchronous and bounded (a slice of the search), so shutdown waits at
 // most one slice — or, once per epoch, a ProgPoW cache build.
+import { loadFoundationFile } from '../../config/foundation.js';
 import { burnRewardOutput } from '../../core/chain/coinbase.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { type FoundationFile, foundationLineValue } from '../../core/consensus/foundation.js';
+import { foundationShortfall } from '../../core/consensus/rewards.js';
 import { encode } from '../../core/ser/codec.js';
 import { writeKernel, writeOutput } from '../../core/ser/transaction.js';
 import { RANDOMX_BACKEND_ENV } from '../../jobs/pow.js';
@@ -36,7 +39,13 @@ export const createMiner: ActorFactory<MinerProtocol, MinerInit> = (init) => {
     randomx: randomxHash(),
     progpowCache: (epoch: number) => caches.get(epoch),
   };
+  let foundation: FoundationFile | null = null;
   return actorFromHandlers<MinerProtocol>({
+    coinbaseFees: ({ height, fees }) => {
+      foundation ??= loadFoundationFile(init.chainType, init.foundationPath);
+      const line = foundationLineValue(foundation, height);
+      return fees + foundationShortfall(init.chainType, height, line);
+    },
     burnCoinbase: ({ height, fees }) => {
       const parts = burnRewardOutput(init.chainType, fees, height);
       return {

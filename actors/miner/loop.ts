@@ -8,6 +8,7 @@ import { equalBytes, toHex } from '../../core/bytes.js';
 import { buildBlockBody } from '../../core/chain/block_build.js';
 import { cuckooEdgeBits } from '../../core/chain/mining_algo.js';
 import { CHAIN_PARAMS, type ChainParams, type ChainType } from '../../core/chain_type.js';
+import { isFoundationHeight } from '../../core/consensus/rewards.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { targetFor } from '../../core/pow/target.js';
 import { writeBlock } from '../../core/ser/block.js';
@@ -38,6 +39,7 @@ export interface ChainPort {
 
 /** The miner actor. */
 export interface MinerPort {
+  coinbaseFees(height: bigint, fees: bigint): Promise<bigint>;
   burnCoinbase(height: bigint, fees: bigint): Promise<CoinbaseBytes>;
   solve(req: SolveRequest): Promise<SolveReply>;
 }
@@ -202,9 +204,12 @@ export class MinerLoop {
     await this.submit(finalized, header, algo, { started, txs: template.transactions.length });
   }
 
-  private async coinbase(height: bigint, fees: bigint): Promise<CoinbaseBytes> {
-    const key = `${height}:${fees}`;
+  private async coinbase(height: bigint, txFees: bigint): Promise<CoinbaseBytes> {
+    const key = `${height}:${txFees}`;
     if (this.cached?.key === key) return this.cached.bytes;
+    const fees = isFoundationHeight(this.opts.chainType, height)
+      ? await this.miner.coinbaseFees(height, txFees)
+      : txFees;
     const bytes =
       this.opts.walletUrl === null
         ? await this.miner.burnCoinbase(height, fees)

@@ -45,6 +45,12 @@ export interface CoinbaseBytes {
 }
 
 export interface MinerProtocol {
+  /**
+   * The fees to ask a coinbase for at a foundation height: `fees` plus what the foundation
+   * file's line holds less than the payout (usernet with the floonet file at 1,440, 2,880, …;
+   * docs/decisions.md), so the block's coinbase sum balances. Reads the foundation file.
+   */
+  coinbaseFees: { req: { height: bigint; fees: bigint }; res: bigint };
   /** Epic's `burn_reward`: the reward of `height` plus `fees`, paid to a throw-away key. */
   burnCoinbase: { req: { height: bigint; fees: bigint }; res: CoinbaseBytes };
   /**
@@ -56,6 +62,8 @@ export interface MinerProtocol {
 
 export interface MinerInit {
   readonly chainType: ChainType;
+  /** `[server] foundation_path`; null for the shipped file. */
+  readonly foundationPath: string | null;
   /** Where ProgPoW epoch caches are kept between runs; null: memory only. */
   readonly progpowCacheDir: string | null;
 }

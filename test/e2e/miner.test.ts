@@ -1,0 +1,207 @@
+// The local test miner inside the real node (automated testing, Cuckatoo-only policy): with
+// `run_test_miner = true` the tip climbs on its own, every block it announces is one the node
+// accepted (the tip passes through each hash, validate_chain holds), the console shows one line
+// per block and where the API and its secret are; SIGTERM stops it cleanly. Without the RandomX
+// addon a RandomX schedule stops the miner with a clear message while the node keeps serving.
+//
+// The usernet acceptance of `npm start` (height ≥ 10 within 3 minutes, RandomX + ProgPoW +
+// Cuckatoo at difficulty 1) takes about a minute here, most of it building the ProgPoW epoch
+// cache twice (miner and verifier): it runs when MWNODE_E2E_USERNET=1.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { foreignOk } from '../support/miner.js';
+import {
+  basic,
+  MWNODE,
+  type NodeProcess,
+  ownerSecret,
+  removeHome,
+  startNodeProcess,
+  tempHome,
+} from '../support/node_process.js';
+
+interface Tip {
+  readonly height: number;
+  readonly last_block_pushed: string;
+}
+
+interface Mined {
+  readonly height: string;
+  readonly algorithm: string;
+  readonly hash: string;
+  readonly txs: number;
+  readonly status: string;
+}
+
+const tip = async (node: NodeProcess): Promise<Tip> =>
+  (await foreignOk(node.url, 'get_tip', [])) as unknown as Tip;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls get_tip until `height`; every tip seen is recorded. */
+async function waitForHeight(node: NodeProcess, height: number, ms: number): Promise<Tip[]> {
+  const seen: Tip[] = [];
+  const until = Date.now() + ms;
+  for (;;) {
+    const t = await tip(node);
+    if (seen.at(-1)?.last_block_pushed !== t.last_block_pushed) seen.push(t);
+    if (t.height >= height) return seen;
+    if (Date.now() > until)
+      assert.fail(`height ${t.height} after ${ms} ms, wanted ${height}:\n${node.stderr()}`);
+    await sleep(100);
+  }
+}
+
+function minedLines(stderr: string): Mined[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.includes('"event":"block_mined"'))
+    .map((l) => JSON.parse(l) as Mined);
+}
+
+function stdoutOf(node: NodeProcess): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    node.proc.stdout?.setEncoding('utf8');
+    node.proc.stdout?.on('data', (c: string) => {
+      out += c;
+    });
+    node.proc.on('exit', () => resolve(out));
+  });
+}
+
+/** The node on usernet with its default configuration (the test miner on), as `npm start`. */
+function startUsernet(): Promise<NodeProcess> {
+  const home = tempHome();
+  const configFile = join(home, 'mwnode-server.toml');
+  const lines = [
+    '[server]',
+    'chain_type = "UserTesting"',
+    `db_root = "${join(home, 'chain_data')}"`,
+    'api_http_addr = "127.0.0.1:0"',
+    `api_secret_path = "${join(home, '.api_secret')}"`,
+  ];
+  writeFileSync(configFile, `${lines.join('\n')}\n`);
+  const args = [MWNODE, '--usernet', '--home', home, 'server', '--config_file', configFile, 'run'];
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  let stderr = '';
+  proc.stderr.setEncoding('utf8');
+  return new Promise((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`mwnode exited with ${code}:\n${stderr}`)));
+    proc.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      const m = /"event":"listening","addr":"127\.0\.0\.1:(\d+)"/.exec(stderr);
+      if (m === null) return;
+      const port = Number(m[1]);
+      resolve({
+        home,
+        configFile,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        proc,
+        stderr: () => stderr,
+        stop: async () => {
+          if (proc.exitCode === null) proc.kill('SIGTERM');
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+async function validateChain(node: NodeProcess): Promise<unknown> {
+  const r = await fetch(`${node.url}/v2/owner`, {
+    method: 'POST',
+    headers: { authorization: basic(ownerSecret(node.home)) },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'validate_chain', params: [], id: 1 }),
+  });
+  assert.equal(r.status, 200);
+  return JSON.parse(await r.text());
+}
+
+describe('the local test miner', { timeout: 240_000 }, () => {
+  const homes: string[] = [];
+  after(() => {
+    for (const home of homes) removeHome(home);
+  });
+
+  it('mines valid blocks on automated testing, one console line each, and stops on SIGTERM', async () => {
+    const node = await startNodeProcess({
+      serverLines: ['pow_policy = { cuckatoo = 100 }', 'run_test_miner = true'],
+    });
+    homes.push(node.home);
+    const stdout = stdoutOf(node);
+    const seen = await waitForHeight(node, 5, 90_000);
+    assert.deepEqual(await validateChain(node), { id: 1, jsonrpc: '2.0', result: { Ok: null } });
+    assert.equal(await node.stop(), 0);
+
+    const mined = minedLines(node.stderr());
+    assert.ok(mined.length >= 5, node.stderr());
+    // Heights 1, 2, … in order, each extending the head, each hash a tip the API showed.
+    assert.deepEqual(
+      mined.map((m) => m.height),
+      mined.map((_, i) => String(i + 1)),
+    );
+    const tips = new Map(seen.map((t) => [t.height, t.last_block_pushed]));
+    for (const m of mined) {
+      assert.deepEqual([m.algorithm, m.status, m.txs], ['cuckatoo', 'next', 0]);
+      const shown = tips.get(Number(m.height));
+      if (shown !== undefined) assert.equal(shown, m.hash, `block ${m.height}`);
+    }
+    assert.ok(!node.stderr().includes('test_miner_block_refused'), node.stderr());
+    assert.match(node.stderr(), /"event":"test_miner_stopped","code":null,"message":null/);
+
+    const lines = (await stdout).trimEnd().split('\n');
+    assert.equal(
+      lines[0],
+      `mwnode automated: API on ${node.url}, owner secret (user "node") in ${node.home}/.api_secret`,
+    );
+    assert.deepEqual(
+      lines.slice(1, mined.length + 1),
+      mined.map((m) => `block ${m.height}  cuckatoo  ${m.hash}  txs 0`),
+    );
+  });
+
+  it('stops with a clear message when the schedule asks for RandomX and the addon is off', async () => {
+    process.env.MWNODE_RANDOMX_BACKEND = 'none';
+    let node: NodeProcess;
+    try {
+      node = await startNodeProcess({
+        serverLines: ['pow_policy = { randomx = 100 }', 'run_test_miner = true'],
+      });
+    } finally {
+      delete process.env.MWNODE_RANDOMX_BACKEND;
+    }
+    homes.push(node.home);
+    const until = Date.now() + 30_000;
+    while (!node.stderr().includes('"event":"test_miner_stopped"')) {
+      assert.ok(Date.now() < until, node.stderr());
+      await sleep(100);
+    }
+    assert.match(
+      node.stderr(),
+      /"event":"test_miner_stopped","code":"RandomXUnavailable","message":"the schedule asks for RandomX and the native RandomX addon is not built/,
+    );
+    // The node goes on serving.
+    assert.equal((await tip(node)).height, 0);
+    assert.equal(await node.stop(), 0);
+  });
+
+  it('usernet: height 10 within 3 minutes (npm start acceptance)', {
+    skip: process.env.MWNODE_E2E_USERNET !== '1' && 'set MWNODE_E2E_USERNET=1 (about a minute)',
+  }, async () => {
+    const started = Date.now();
+    const node = await startUsernet();
+    homes.push(node.home);
+    await waitForHeight(node, 10, 180_000);
+    const algorithms = new Set(minedLines(node.stderr()).map((m) => m.algorithm));
+    process.stderr.write(`usernet: height 10 after ${Date.now() - started} ms\n`);
+    assert.deepEqual(await validateChain(node), { id: 1, jsonrpc: '2.0', result: { Ok: null } });
+    assert.ok(algorithms.has('randomx') && algorithms.has('progpow'), [...algorithms].join());
+    assert.equal(await node.stop(), 0);
+  });
+});
