@@ -18,13 +18,28 @@ import type { Services } from './services.js';
 
 export type Resolution =
   | { readonly response: HttpResponse }
-  | { readonly route: Route; readonly op: Operation };
+  | {
+      readonly route: Route;
+      readonly op: Operation;
+      /** The credential header, when the route's surface has a credential to check. */
+      readonly authorization: string | undefined;
+    };
+
+/** Request headers as uWS hands them over (names in lower case; '' when absent). */
+export interface HeaderReader {
+  getHeader(lowerCaseName: string): string;
+}
+
+/** Paths remembered with their route; bounded, since clients choose the paths. */
+const ROUTE_CACHE_ENTRIES = 1024;
+const ROUTE_CACHE_PATH_LENGTH = 256;
 
 const PREFLIGHT = respond(200, '{}', JSON_CORS_HEADERS);
 const NOT_FOUND = respond(404);
 
 export class Dispatcher {
   private readonly router = new Router<Route>();
+  private readonly routes = new Map<string, Route | null>();
   private readonly guards: Readonly<Partial<Record<Surface, Credential>>>;
   private readonly ops: Operations;
   private readonly rpc: Readonly<Record<'owner' | 'foreign' | 'tor', MethodTable>>;
@@ -59,14 +74,38 @@ export class Dispatcher {
 
   /** Everything decided from the request line and headers alone. */
   resolve(method: string, path: string, authorization: string | undefined): Resolution {
-    const route = this.router.match(path);
+    return this.#decide(this.#route(path), method, authorization);
+  }
+
+  /** As `resolve`, reading the credential header only where a credential guards the route. */
+  resolveRequest(method: string, path: string, headers: HeaderReader): Resolution {
+    const route = this.#route(path);
+    const guarded = route !== null && this.guards[route.surface] !== undefined;
+    return this.#decide(
+      route,
+      method,
+      guarded ? headers.getHeader('authorization') || undefined : undefined,
+    );
+  }
+
+  #decide(route: Route | null, method: string, authorization: string | undefined): Resolution {
     if (route === null) return { response: NOT_FOUND };
     if (method === 'options') return { response: PREFLIGHT };
     const guard = this.guards[route.surface];
     if (guard !== undefined && !authorized(guard, authorization))
       return { response: unauthorized(guard.realm) };
     const op = method === 'get' ? route.get : method === 'post' ? route.post : undefined;
-    return op === undefined ? { response: NOT_FOUND } : { route, op };
+    return op === undefined ? { response: NOT_FOUND } : { route, op, authorization };
+  }
+
+  /** Epic's matcher, remembered per path: the same few paths are asked for all the time. */
+  #route(path: string): Route | null {
+    const known = this.routes.get(path);
+    if (known !== undefined) return known;
+    const route = this.router.match(path);
+    if (this.routes.size < ROUTE_CACHE_ENTRIES && path.length <= ROUTE_CACHE_PATH_LENGTH)
+      this.routes.set(path, route);
+    return route;
   }
 
   /**

@@ -233,13 +233,22 @@ function latin1(body: Uint8Array): string {
  * variant not yet known is answered by the full path while its template is made in the
  * background; one that does not fit (impure, an error status, no marker) is remembered as such.
  */
+/** Template, null for "does not fit", the pending computation, or undefined: not tried yet. */
+type Slot = Template | null | Promise<void> | undefined;
+
 export class FastReplies {
   #state: object | null = null;
-  /** Template, null for "does not fit", or the pending computation. */
-  readonly #templates = new Map<string, Template | null | Promise<void>>();
+  /**
+   * Per surface, per method that is pure and takes no params: its slots without and with
+   * "jsonrpc". A surface always comes with the same method table.
+   */
+  readonly #slots = new Map<string, Map<string, Slot[]>>();
 
+  /** Methods with slots, over all surfaces. */
   get size(): number {
-    return this.#templates.size;
+    let n = 0;
+    for (const bySurface of this.#slots.values()) n += bySurface.size;
+    return n;
   }
 
   /**
@@ -256,30 +265,45 @@ export class FastReplies {
     if (state === null || body.length > FAST_MAX_BODY || body.length === 0) return undefined;
     const env = scanEnvelope(latin1(body));
     if (env === undefined) return undefined;
-    const m = methods.get(env.method);
-    if (m === undefined || m.pure !== true || m.params.length !== 0) return undefined;
     if (state !== this.#state) {
-      this.#templates.clear();
+      this.#slots.clear();
       this.#state = state;
     }
-    const key = `${surface}\n${env.method}\n${env.version ? 'v' : ''}`;
-    const t = this.#templates.get(key);
-    if (t === undefined) this.#prime(key, env, state, full);
+    const slots = this.#slotsOf(surface, methods, env.method);
+    if (slots === undefined) return undefined;
+    const v = env.version ? 1 : 0;
+    const t = slots[v];
+    if (t === undefined) this.#prime(slots, v, env, state, full);
     if (t === undefined || t === null || t instanceof Promise) return undefined;
     return { status: t.status, headers: t.headers, body: t.head + env.id + t.tail };
   }
 
-  #prime(key: string, env: Envelope, state: object, full: FullPath): void {
+  /** The slots of `method`, made on first use; undefined when it is not a fast-path method. */
+  #slotsOf(surface: string, methods: MethodTable, method: string): Slot[] | undefined {
+    let bySurface = this.#slots.get(surface);
+    if (bySurface === undefined) {
+      bySurface = new Map();
+      this.#slots.set(surface, bySurface);
+    }
+    let slots = bySurface.get(method);
+    if (slots === undefined) {
+      const m = methods.get(method);
+      if (m === undefined || m.pure !== true || m.params.length !== 0) return undefined;
+      slots = [undefined, undefined];
+      bySurface.set(method, slots);
+    }
+    return slots;
+  }
+
+  #prime(slots: Slot[], v: number, env: Envelope, state: object, full: FullPath): void {
     const done = (t: Template | null | undefined): void => {
-      if (this.#state !== state) return; // made for a head that is gone
-      if (t === undefined) this.#templates.delete(key);
-      else this.#templates.set(key, t);
+      // Made for a head that is gone: the slots were dropped with it.
+      if (this.#state === state) slots[v] = t;
     };
-    const pending = full(markerBody(env.method, env.version)).then(
+    slots[v] = full(markerBody(env.method, env.version)).then(
       ({ response, pure }) => done(cut(response, pure)),
       // A failure (e.g. the node shutting down) is not a verdict: try again next time.
       () => done(undefined),
     );
-    this.#templates.set(key, pending);
   }
 }

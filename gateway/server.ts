@@ -43,13 +43,33 @@ export interface Gateway {
 export const DEFAULT_MAX_IN_FLIGHT = 4096;
 const EMPTY = new Uint8Array(0);
 
-interface Exchange {
-  aborted: boolean;
-  readonly res: UwsResponse;
-  /** A HEAD answer carries the headers and length of its body, never the body. */
-  readonly head: boolean;
+/** One request and its answer. Everything needed from the uWS request is copied in here. */
+class Exchange {
+  aborted = false;
   /** The body is still being read: an abort or a 413 frees the request's in-flight slot. */
-  reading: boolean;
+  reading = false;
+  readonly res: UwsResponse;
+  readonly method: string;
+  readonly path: string;
+  /** '' for JSON-RPC surfaces, which never read it. */
+  query = '';
+  /** Read only where a credential guards the route. */
+  authorization: string | undefined = undefined;
+  constructor(res: UwsResponse, method: string, path: string) {
+    this.res = res;
+    this.method = method;
+    this.path = path;
+  }
+
+  /** A HEAD answer carries the headers and length of its body, never the body. */
+  get head(): boolean {
+    return this.method === 'head';
+  }
+
+  request(body: Uint8Array): HttpRequest {
+    const { method, path, query, authorization } = this;
+    return { method, path, query, authorization, body };
+  }
 }
 
 /** Writes a response; inside a uWS callback the socket is corked already. */
@@ -109,8 +129,8 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
   };
 
   /** The answer that needs an await; the slot is held until it is written. */
-  const runLater = (ex: Exchange, op: Operation, req: HttpRequest): void => {
-    dispatcher.run(op, req).then(
+  const runLater = (ex: Exchange, op: Operation, body: Uint8Array): void => {
+    dispatcher.run(op, ex.request(body)).then(
       (response) => {
         inFlight--;
         send(ex, response);
@@ -118,7 +138,7 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
       (e: unknown) => {
         inFlight--;
         log('request_failed', {
-          path: req.path,
+          path: ex.path,
           error: e instanceof Error ? e.message : String(e),
         });
         send(ex, respond(500, 'internal error'));
@@ -130,13 +150,7 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
    * The body is complete: answer at once if the dispatcher can (`body` may be uWS's own memory,
    * valid only during this callback), otherwise copy it and go async.
    */
-  const bodyDone = (
-    ex: Exchange,
-    op: Operation,
-    req: Omit<HttpRequest, 'body'>,
-    body: Uint8Array,
-    copied: boolean,
-  ): void => {
+  const bodyDone = (ex: Exchange, op: Operation, body: Buffer, copied: boolean): void => {
     ex.reading = false; // once running, the slot is held until the answer, even if the client goes away
     const now = dispatcher.answerNow(op, body);
     if (now !== undefined) {
@@ -144,23 +158,17 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
       sendNow(ex, now);
       return;
     }
-    runLater(ex, op, { ...req, body: copied ? body : Buffer.from(body) });
+    runLater(ex, op, copied ? body : Buffer.from(body));
   };
 
   /** Collects the body up to `max` bytes; over the cap, answers 413 and closes. */
-  const readBody = (
-    ex: Exchange,
-    op: Operation,
-    req: Omit<HttpRequest, 'body'>,
-    max: number,
-    declared: number,
-  ): void => {
+  const readBody = (ex: Exchange, op: Operation, max: number, declared: number): void => {
     if (declared > max) {
       stopReading(ex);
       sendNow(ex, respond(413), true);
       return;
     }
-    let chunks: Uint8Array[] | null = null;
+    let chunks: Buffer[] | null = null;
     let size = 0;
     ex.res.onData((chunk, isLast) => {
       if (ex.aborted) return;
@@ -170,13 +178,14 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
         sendNow(ex, respond(413), true);
         return;
       }
-      // Most bodies are one chunk: looked at in place first, copied only to go async.
-      if (isLast && chunks === null) return bodyDone(ex, op, req, new Uint8Array(chunk), false);
+      // Most bodies are one chunk: looked at in place first (a view, no copy), copied only to
+      // go async.
+      if (isLast && chunks === null) return bodyDone(ex, op, Buffer.from(chunk), false);
       // uWS reuses the chunk's memory once this callback returns: copy it (into Node's buffer
       // pool: far cheaper than a new ArrayBuffer per request).
       chunks ??= [];
       chunks.push(Buffer.from(new Uint8Array(chunk)));
-      if (isLast) bodyDone(ex, op, req, Buffer.concat(chunks, size), true);
+      if (isLast) bodyDone(ex, op, Buffer.concat(chunks, size), true);
     });
   };
 
@@ -185,8 +194,9 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
     const method = req.getMethod();
     const path = req.getUrl();
-    const authorization = req.getHeader('authorization') || undefined;
-    const ex: Exchange = { aborted: false, res, head: method === 'head', reading: false };
+    // The route decides whether the credential header is read at all.
+    const resolution = dispatcher.resolveRequest(method, path, req);
+    const ex = new Exchange(res, method, path);
     // uWS does not count endWithoutBody as an answer: returning after one without an abort
     // handler aborts the process.
     if (ex.head)
@@ -194,7 +204,6 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
         ex.aborted = true;
       });
     // Answers decided from the request line and headers are written before the handler returns.
-    const resolution = dispatcher.resolve(method, path, authorization);
     if ('response' in resolution) return sendNow(ex, resolution.response);
     if (inFlight >= maxInFlight) return sendNow(ex, busyResponse());
     inFlight++;
@@ -204,12 +213,13 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
       stopReading(ex); // a client gone mid-body never reaches the operation
     });
     const { route, op } = resolution;
-    const head = { method, path, query: req.getQuery() ?? '', authorization };
+    ex.authorization = resolution.authorization;
+    if ('rest' in op) ex.query = req.getQuery() ?? '';
     if (method === 'post')
-      readBody(ex, op, head, route.maxBody, Number(req.getHeader('content-length') || '0'));
+      readBody(ex, op, route.maxBody, Number(req.getHeader('content-length') || '0'));
     else {
       ex.reading = false;
-      runLater(ex, op, { ...head, body: EMPTY });
+      runLater(ex, op, EMPTY);
     }
   });
 
