@@ -5,8 +5,9 @@
 import { join } from 'node:path';
 import type { ChainEvents, ChainProtocol } from '../actors/chain/messages.js';
 import { type MinerEvent, MinerLoop } from '../actors/miner/loop.js';
-import { minerActor } from '../actors/miner/messages.js';
+import { type CoinbaseBytes, minerActor } from '../actors/miner/messages.js';
 import type { ServerConfig } from '../config/types.js';
+import type { JsonValue } from '../core/json/value.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import type { ActorRef, ActorSystem } from '../runtime/index.js';
 import { log } from './log.js';
@@ -57,11 +58,21 @@ function report(event: MinerEvent): void {
   }
 }
 
+/**
+ * Steps 1 and 2 of the mining flow as the node serves them: the chain's template and
+ * finalization with the pool's mineable transactions (node/server.ts wires the pool in).
+ */
+export interface TemplateSource {
+  blockTemplate(): Promise<JsonValue>;
+  finalizeTemplate(coinbase: CoinbaseBytes): Promise<JsonValue>;
+}
+
 /** Starts the test miner when the config asks for it; null otherwise. */
 export async function startTestMiner(
   config: ServerConfig,
   system: ActorSystem,
   chain: ActorRef<ChainProtocol, ChainEvents>,
+  templates: TemplateSource,
 ): Promise<TestMiner | null> {
   if (!config.runTestMiner) return null;
   const progpowCacheDir =
@@ -80,8 +91,8 @@ export async function startTestMiner(
   });
   const loop = new MinerLoop(
     {
-      blockTemplate: () => chain.ask('blockTemplate', {}),
-      finalizeTemplate: (cb) => chain.ask('finalizeTemplate', cb),
+      blockTemplate: () => templates.blockTemplate(),
+      finalizeTemplate: (cb) => templates.finalizeTemplate(cb),
       submitBlock: (block) => chain.ask('submitBlock', { block }),
       headHash: () => head,
     },
