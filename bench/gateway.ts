@@ -2,7 +2,8 @@
 // keep-alive connections against (a) bare uWS replying the same bytes, (b) node:http in front of
 // the same dispatcher with the chain in-thread, and (c) the real mwnode process. get_tip runs
 // twice: with one body (id 1) throughout, which the reply cache answers (gateway/reply_cache.ts),
-// and with a new id per request, which it cannot. Prints requests/s, p50/p99 and the ratios;
+// and with a new id per request, which it cannot (the envelope fast path, gateway/fast_rpc.ts,
+// answers both). Prints requests/s, p50/p99, the server's CPU time per request and the ratios;
 // writes bench/results/gateway.json.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import {
   startNodeProcess,
   tempHome,
 } from '../test/support/node_process.js';
+import { processCpuMs } from './lib/cpu.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { httpRequest, type LoadResult, runLoad } from './lib/loadgen.js';
 import { runWrk, wrkAvailable } from './lib/wrk.js';
@@ -46,8 +48,21 @@ async function fetchText(port: number, path: string, init: RequestInit): Promise
   return (await fetch(`http://127.0.0.1:${port}${path}`, init)).text();
 }
 
-function report(name: string, r: LoadResult): Measurement {
-  const line = `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50ms.toFixed(2)} ms  p99 ${r.p99ms.toFixed(2)} ms  errors ${r.errors}`;
+/** One run of a case: the load result and the server's CPU µs per request served. */
+interface Run {
+  readonly load: LoadResult;
+  readonly cpuUs: number;
+}
+
+const median = (xs: readonly number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+function report(name: string, runs: readonly Run[]): Measurement {
+  // The median run by requests/s; CPU per request is the median of its own.
+  const r = [...runs].sort((x, y) => x.load.rps - y.load.rps)[Math.floor(runs.length / 2)]
+    ?.load as LoadResult;
+  const cpuUs = median(runs.map((x) => x.cpuUs));
+  const line = `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} req/s  p50 ${r.p50ms.toFixed(2)} ms  p99 ${r.p99ms.toFixed(2)} ms  cpu ${cpuUs.toFixed(1).padStart(5)} µs/req  errors ${r.errors}`;
   process.stdout.write(`${line}\n`);
   return {
     name,
@@ -55,6 +70,7 @@ function report(name: string, r: LoadResult): Measurement {
     iterations: r.requests,
     p50ms: r.p50ms,
     p99ms: r.p99ms,
+    cpuUsPerRequest: cpuUs,
   } as Measurement;
 }
 
@@ -109,29 +125,48 @@ process.stdout.write(
   `${CONNECTIONS} keep-alive connections, ${SECONDS} s per run, ${ROUNDS} interleaved rounds ` +
     `(median kept), load from ${GENERATOR}\n`,
 );
-const cases: { name: string; run: () => Promise<LoadResult> }[] = [
-  { name: '(a) bare uWS, same bytes', run: () => tip(bare.port) },
-  { name: '(b) node:http + dispatcher, get_tip', run: () => tip(plain.port) },
-  { name: '(c) mwnode, get_tip /v2/foreign', run: () => tip(node.port) },
-  { name: '(b) node:http + dispatcher, /v1/status', run: () => status(plain.port, SECRET) },
-  { name: '(c) mwnode, /v1/status', run: () => status(node.port, ownerSecret(home)) },
+/** A case: its load, and the server process whose CPU time it costs. */
+interface Case {
+  readonly name: string;
+  readonly pid: number | undefined;
+  readonly run: () => Promise<LoadResult>;
+}
+const nodePid = node.proc.pid;
+const cases: Case[] = [
+  { name: '(a) bare uWS, same bytes', pid: bare.proc.pid, run: () => tip(bare.port) },
+  { name: '(b) node:http + dispatcher, get_tip', pid: plain.proc.pid, run: () => tip(plain.port) },
+  { name: '(c) mwnode, get_tip /v2/foreign', pid: nodePid, run: () => tip(node.port) },
+  {
+    name: '(b) node:http + dispatcher, /v1/status',
+    pid: plain.proc.pid,
+    run: () => status(plain.port, SECRET),
+  },
+  { name: '(c) mwnode, /v1/status', pid: nodePid, run: () => status(node.port, ownerSecret(home)) },
 ];
 if (USE_WRK)
   cases.push(
-    { name: '(b) node:http + dispatcher, get_tip new ids', run: () => tip(plain.port, true) },
-    { name: '(c) mwnode, get_tip new ids', run: () => tip(node.port, true) },
+    {
+      name: '(b) node:http + dispatcher, get_tip new ids',
+      pid: plain.proc.pid,
+      run: () => tip(plain.port, true),
+    },
+    { name: '(c) mwnode, get_tip new ids', pid: nodePid, run: () => tip(node.port, true) },
   );
 // Shared machines drift (other tenants, frequency): rounds interleave the servers so drift hits
 // them alike, and the median run of each is kept.
-const runs: LoadResult[][] = cases.map(() => []);
+const runs: Run[][] = cases.map(() => []);
 for (let round = 0; round < ROUNDS; round++)
-  for (const [i, c] of cases.entries()) runs[i]?.push(await c.run());
-const results = cases.map((c, i) => {
-  const sorted = [...(runs[i] ?? [])].sort((x, y) => x.rps - y.rps);
-  return report(c.name, sorted[Math.floor(sorted.length / 2)] as LoadResult);
-});
+  for (const [i, c] of cases.entries()) {
+    const before = processCpuMs(c.pid);
+    const load = await c.run();
+    const cpuUs = ((processCpuMs(c.pid) - before) * 1000) / load.requests;
+    runs[i]?.push({ load, cpuUs });
+  }
+const results = cases.map((c, i) => report(c.name, runs[i] ?? []));
 const rps = results.map((r) => r.opsPerSec);
 const ratio = (a: number, b: number): number => (rps[a] as number) / (rps[b] as number);
+const cpu = results.map((r) => (r as Measurement & { cpuUsPerRequest: number }).cpuUsPerRequest);
+const cpuRatio = (a: number, b: number): number => (cpu[a] as number) / (cpu[b] as number);
 const ratios = {
   generator_wrk: USE_WRK ? 1 : 0,
   get_tip_vs_node_http: ratio(2, 1),
@@ -139,6 +174,11 @@ const ratios = {
   status_vs_node_http: ratio(4, 3),
   status_vs_bare_uws: ratio(4, 0),
   ...(USE_WRK ? { new_ids_vs_node_http: ratio(6, 5), new_ids_vs_bare_uws: ratio(6, 0) } : {}),
+  // CPU per request of bare uWS over mwnode's: the requests/s ratio both would reach if each had
+  // one core to itself, which a shared 2-core machine with the load generator on it cannot show.
+  cpu_get_tip_vs_bare_uws: cpuRatio(0, 2),
+  cpu_status_vs_bare_uws: cpuRatio(0, 4),
+  ...(USE_WRK ? { cpu_new_ids_vs_bare_uws: cpuRatio(0, 6) } : {}),
 };
 for (const [k, v] of Object.entries(ratios))
   process.stdout.write(`${k.padEnd(28)} ×${v.toFixed(2)}\n`);
