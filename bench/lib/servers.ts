@@ -2,7 +2,8 @@
 // <kind> <arg> [secret]`); each prints `port <n>` when listening.
 //  bare-uws:  uWS answering every request with fixed bytes (the transport's ceiling).
 //  node-http: node:http in front of the same Dispatcher, with the chain service in-thread (the
-//             same JSON-RPC and view work, on Node's HTTP stack and without actor threads).
+//             same JSON-RPC and view work, fast path included, on Node's HTTP stack and without
+//             actor threads).
 import { createServer } from 'node:http';
 import { ChainService } from '../../actors/chain/service.js';
 import { Dispatcher } from '../../gateway/dispatch.js';
@@ -50,16 +51,20 @@ function nodeHttp(dbRoot: string, secret: string): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      // The same steps as the uWS gateway: a synchronous answer when there is one (the JSON-RPC
+      // fast path, the reply cache), the full path otherwise.
       const response =
         'response' in resolved
           ? resolved.response
-          : await dispatcher.run(resolved.op, {
+          : (dispatcher.answerNow(resolved.op, body) ??
+            (await dispatcher.run(resolved.op, {
               method: req.method ?? '',
               path,
               query,
               authorization: req.headers.authorization,
-              body: Buffer.concat(chunks),
-            });
+              body,
+            })));
       res.writeHead(response.status, {
         ...Object.fromEntries(response.headers),
         'content-length': Buffer.byteLength(response.body),
