@@ -49,6 +49,14 @@ function report(event: MinerEvent): void {
       log('test_miner_block_refused', { height, algorithm, code, message });
       return;
     }
+    case 'out_of_reach': {
+      const { height, algorithm, target } = event;
+      say(
+        `test miner: block ${height} asks ${algorithm} difficulty ${target}, about that many hashes: hours for this miner`,
+      );
+      log('test_miner_out_of_reach', { height, algorithm, target });
+      return;
+    }
     case 'retry':
       log('test_miner_retry', { code: event.code, message: event.message });
       return;

@@ -62,6 +62,12 @@ export type MinerEvent =
       readonly message: string;
     }
   | { readonly kind: 'retry'; readonly code: string; readonly message: string }
+  | {
+      readonly kind: 'out_of_reach';
+      readonly height: bigint;
+      readonly algorithm: MineAlgo;
+      readonly target: bigint;
+    }
   | { readonly kind: 'stopped'; readonly code: string | null; readonly message: string | null };
 
 export interface LoopOptions {
@@ -87,6 +93,11 @@ const SHUTDOWN = new Set(['ShuttingDown', 'ActorStopped', 'ActorFailed']);
 /** Epic waits 5 s before asking an unreachable wallet again. */
 const WALLET_RETRY_MS = 5_000;
 const RETRY_MS = 1_000;
+/**
+ * Hash-algorithm targets above this take the miner hours (ProgPoW light ≈ 8 nonces/s, RandomX
+ * ≈ 3/s per core here): say so once per height instead of looking stuck.
+ */
+export const OUT_OF_REACH = 10_000n;
 const V2 = 2;
 
 const codeOf = (e: unknown): string => {
@@ -131,6 +142,7 @@ export class MinerLoop {
   /** Epic hands the wallet's last unmined key id back, so derivations are not wasted. */
   private keyId: Uint8Array | null = null;
   private running: Promise<void> | null = null;
+  private warnedAt: bigint | null = null;
 
   constructor(
     private readonly chain: ChainPort,
@@ -199,7 +211,12 @@ export class MinerLoop {
     // The head moved between the two calls: this header is not the template's.
     if (!equalBytes(finalized.header.prevHash, template.header.prevHash)) return;
     const algo = mineAlgoOf(template.algorithm);
-    const header = await this.search(finalized.header, algo, targetOf(algo, template, this.params));
+    const target = targetOf(algo, template, this.params);
+    if (algo !== 'cuckatoo' && target > OUT_OF_REACH && this.warnedAt !== template.height) {
+      this.warnedAt = template.height;
+      this.opts.onEvent({ kind: 'out_of_reach', height: template.height, algorithm: algo, target });
+    }
+    const header = await this.search(finalized.header, algo, target);
     if (header === null) return;
     await this.submit(finalized, header, algo, { started, txs: template.transactions.length });
   }
