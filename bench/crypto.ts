@@ -4,7 +4,9 @@
 // 64 and 512, kernel signatures singly and in a batch of 1,000, and the prover (in this thread).
 // A batch is split evenly across the workers (each verifies its share as one batch).
 // Wall-clock rates: the pool's point is to use more than one core. In-thread detail (strategies,
-// CPU-time rates) is in bench/kernels.ts and bench/rangeproofs.ts.
+// CPU-time rates) is in bench/kernels.ts and bench/rangeproofs.ts. Workers verify through the
+// native addon (native/secp256k1) when it is built; MWNODE_NO_SECP=1 makes them use the
+// JavaScript arithmetic instead, for comparison.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import { proveRange } from '../core/crypto/bulletproof/prover.js';
 import { parseJson } from '../core/json/parse.js';
 import { type CbData, cbDataFromJson } from '../core/serde/cbdata.js';
 import type { Output, TxKernel } from '../core/types/transaction.js';
+import { loadSecpAddon } from '../jobs/secp_addon.js';
 import { verifyKernels, verifyRangeProofs } from '../jobs/verify.js';
 import { WorkPool } from '../runtime/workpool.js';
 import { type Measurement, saveResults } from './lib/harness.js';
@@ -104,6 +107,9 @@ function proveRate(): Measurement {
   return { name: 'bulletproof prove, this thread', opsPerSec, iterations: n };
 }
 
+process.stdout.write(
+  `verification arithmetic: ${process.env.MWNODE_NO_SECP || loadSecpAddon() === null ? 'JavaScript' : 'native addon'}\n`,
+);
 const one = await onWorkers(1);
 const two = await onWorkers(2);
 const results = [...one, ...two, proveRate()];

@@ -1,15 +1,19 @@
 // `npm run bench -- kernels`: kernel signature verification on the 500 floonet foundation kernels,
 // one by one (the baseline, measured in the same run) against batches of 1, 16, 100 and 500,
 // each batch size with both multi-scalar methods (Pippenger and a plain sum of double
-// multiplications) so the 'auto' threshold in core/crypto/batch_verify.ts can be checked.
+// multiplications) so the 'auto' threshold in core/crypto/batch_verify.ts can be checked. These
+// run on the JavaScript arithmetic; when the native addon (native/secp256k1) is built, the same
+// batches run again through it ('native': decoding and the multiplication in C++).
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MsmStrategy } from '../core/crypto/batch_verify.js';
+import { setMsmBackend } from '../core/crypto/ec/backend.js';
 import { verifyKernel, verifyKernelsBatch } from '../core/crypto/kernel.js';
 import { parseJson } from '../core/json/parse.js';
 import { cbDataFromJson } from '../core/serde/cbdata.js';
 import type { TxKernel } from '../core/types/transaction.js';
+import { loadSecpAddon } from '../jobs/secp_addon.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -56,6 +60,8 @@ function batched(size: number, strategy: MsmStrategy): () => boolean {
   };
 }
 
+const addon = loadSecpAddon();
+setMsmBackend(null);
 const single = timePasses('single verify', () => kernels.every((k) => verifyKernel(k)));
 const results: Measurement[] = [single];
 const ratios: Record<string, number> = {};
@@ -68,5 +74,20 @@ for (const size of [1, 16, 100, 500]) {
   process.stdout.write(
     `  batch of ${size}: auto ×${ratios[`batch${size}_auto_vs_single`]?.toFixed(2)} vs single\n`,
   );
+}
+if (addon === null) process.stdout.write('native addon not built: no native figures\n');
+else {
+  setMsmBackend(addon);
+  for (const size of [1, 16, 100, 500]) {
+    const m = timePasses(`batch of ${size}, native`, batched(size, 'native'));
+    results.push(m);
+    const js = results.find((r) => r.name === `batch of ${size}, auto`) as Measurement;
+    ratios[`batch${size}_native_vs_single`] = m.opsPerSec / single.opsPerSec;
+    ratios[`batch${size}_native_vs_auto`] = m.opsPerSec / js.opsPerSec;
+    process.stdout.write(
+      `  batch of ${size}: native ${(1e6 / m.opsPerSec).toFixed(1)} µs/signature, ×${ratios[`batch${size}_native_vs_auto`]?.toFixed(2)} vs JavaScript auto\n`,
+    );
+  }
+  setMsmBackend(null);
 }
 saveResults('kernels', results, ratios);

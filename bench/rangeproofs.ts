@@ -3,7 +3,8 @@
 // 500, in proofs/s; plus prover speed. Fixed-generator tables are built before timing starts.
 // Rates are per second of this process's CPU time (the work is single-threaded), so a busy
 // shared machine slows the run down without skewing the numbers; wall-clock rates are printed
-// alongside.
+// alongside. Verification runs on the JavaScript arithmetic, then, when the native addon
+// (native/secp256k1) is built, again through it ('native').
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,8 @@ import {
 } from '../core/crypto/bulletproof/batch.js';
 import { prepareFixedGenerators } from '../core/crypto/bulletproof/fixed_msm.js';
 import { proveRange } from '../core/crypto/bulletproof/prover.js';
+import { setMsmBackend } from '../core/crypto/ec/backend.js';
+import { loadSecpAddon } from '../jobs/secp_addon.js';
 import type { Measurement } from './lib/harness.js';
 import { saveResults } from './lib/harness.js';
 
@@ -66,22 +69,42 @@ prepareFixedGenerators();
 process.stdout.write(`fixed-generator tables: ${(performance.now() - t).toFixed(0)} ms\n`);
 
 const results: Measurement[] = [];
-const single = timeProofs('verify singly', 1, (k) => {
-  const it = items[k % items.length] as RangeProofItem;
-  if (!verifyRange(it.commit, it.proof)) throw new Error('proof failed');
-});
-results.push(single);
 const ratios: Record<string, number> = {};
-for (const size of [16, 64, 500]) {
-  const m = timeProofs(`verify in batches of ${size}`, size, (k) => {
-    const from = (k * size) % items.length;
-    const batch = items.slice(from, from + size);
-    while (batch.length < size) batch.push(...items.slice(0, size - batch.length));
-    if (!verifyRangeBatch(batch)) throw new Error('batch failed');
+
+function verifyRuns(suffix: string, key: string): void {
+  const single = timeProofs(`verify singly${suffix}`, 1, (k) => {
+    const it = items[k % items.length] as RangeProofItem;
+    if (!verifyRange(it.commit, it.proof)) throw new Error('proof failed');
   });
-  results.push(m);
-  ratios[`batch${size}_vs_single`] = m.opsPerSec / single.opsPerSec;
-  process.stdout.write(`  ×${(m.opsPerSec / single.opsPerSec).toFixed(2)} vs single\n`);
+  results.push(single);
+  for (const size of [16, 64, 500]) {
+    const m = timeProofs(`verify in batches of ${size}${suffix}`, size, (k) => {
+      const from = (k * size) % items.length;
+      const batch = items.slice(from, from + size);
+      while (batch.length < size) batch.push(...items.slice(0, size - batch.length));
+      if (!verifyRangeBatch(batch)) throw new Error('batch failed');
+    });
+    results.push(m);
+    ratios[`${key}batch${size}_vs_single`] = m.opsPerSec / single.opsPerSec;
+    process.stdout.write(
+      `  ×${(m.opsPerSec / single.opsPerSec).toFixed(2)} vs single, ${(1000 / m.opsPerSec).toFixed(3)} ms/proof\n`,
+    );
+  }
+}
+
+const addon = loadSecpAddon();
+setMsmBackend(null);
+verifyRuns('', '');
+if (addon === null) process.stdout.write('native addon not built: no native figures\n');
+else {
+  setMsmBackend(addon);
+  verifyRuns(', native', 'native_');
+  setMsmBackend(null);
+  const rate = (name: string) => results.find((r) => r.name === name)?.opsPerSec ?? 0;
+  for (const size of ['singly', 'in batches of 16', 'in batches of 64', 'in batches of 500']) {
+    const key = size.replaceAll(' ', '_');
+    ratios[`native_vs_js_${key}`] = rate(`verify ${size}, native`) / rate(`verify ${size}`);
+  }
 }
 
 const nonce = new Uint8Array(32).fill(7);

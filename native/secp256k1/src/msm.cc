@@ -1,8 +1,11 @@
-// Pippenger's bucket method: each scalar is cut into signed c-bit digits in
-// (-2^(c-1), 2^(c-1)]; per window, every point is added (or its negation subtracted) into the
-// bucket of its digit's magnitude, and the buckets are combined as sum_b b * B_b by running
-// sums. Windows are processed from the top, with c doublings between them. The width c is
-// chosen by a cost model in field operations, so that few points use narrow windows.
+// Multi-scalar multiplication, by one of two methods chosen by a cost model in field
+// multiplications:
+//  - few points: Strauss, one doubling chain shared by all points, each adding its width-5 NAF
+//    digits from a table of odd multiples (made affine with one shared inversion);
+//  - many points: Pippenger's bucket method. Each scalar is cut into signed c-bit digits in
+//    (-2^(c-1), 2^(c-1)]; per window, every point is added (or its negation subtracted) into
+//    the bucket of its digit's magnitude, and the buckets are combined as sum_b b * B_b by
+//    running sums. Windows go from the top, with c doublings between them.
 #include "msm.h"
 
 namespace msm {
@@ -40,7 +43,8 @@ uint32_t scalar_window(const Scalar& s, int pos, int width) {
 // addition (~11) per point, two general additions (~16 each) per bucket.
 double window_cost(size_t points, int c) { return 11.0 * points + 32.0 * (1 << (c - 1)); }
 
-int choose_width(size_t points, int bits) {
+// Pippenger's estimated cost at its best width, in multiplications.
+double pippenger_cost(size_t points, int bits, int* width) {
   int best = 1;
   double best_cost = 1e300;
   for (int c = 1; c <= 16; c++) {
@@ -50,7 +54,99 @@ int choose_width(size_t points, int bits) {
       best = c;
     }
   }
-  return best;
+  if (width) *width = best;
+  return best_cost;
+}
+
+const int WNAF_W = 5;                     // digits odd, |d| < 16: tables of 8 odd multiples
+const int TABLE = 1 << (WNAF_W - 2);      // 8
+const int WNAF_LEN = 258;
+
+// Strauss' cost: one doubling (~9) per bit, a mixed addition (~11) per non-zero digit (one in
+// about WNAF_W + 1 bits), the tables (7 general additions and a doubling per point) and their
+// conversion to affine (one shared inversion, ~6 multiplications per entry).
+double strauss_cost(size_t points, int bits) {
+  return 9.0 * bits + points * (11.0 * bits / (WNAF_W + 1) + 7 * 16 + 9 + 6 * TABLE) + 270;
+}
+
+// Width-w NAF of s: digits[i] is 0 or odd with |digits[i]| < 2^(w-1), sum digits[i] 2^i = s.
+// Returns one past the highest non-zero position.
+int wnaf(int8_t* digits, const Scalar& s, int w) {
+  for (int i = 0; i < WNAF_LEN; i++) digits[i] = 0;
+  int bit = 0, top = 0;
+  uint32_t carry = 0;
+  while (bit < 257) {
+    if (scalar_window(s, bit, 1) == carry) {
+      bit++;
+      continue;
+    }
+    int32_t word = (int32_t)(scalar_window(s, bit, w) + carry);
+    carry = (word >> (w - 1)) & 1;
+    word -= (int32_t)(carry << w);
+    digits[bit] = (int8_t)word;
+    top = bit + 1;
+    bit += w;
+  }
+  return top;
+}
+
+// Affine forms of many Jacobian points (none infinite) with one inversion.
+void to_affine_all(Ge* out, const Gej* in, size_t count) {
+  std::vector<Fe> prefix(count);
+  Fe acc;
+  fe_set_u64(acc, 1);
+  for (size_t i = 0; i < count; i++) {
+    prefix[i] = acc;
+    fe_mul(acc, acc, in[i].z);
+  }
+  Fe inv;
+  fe_inv(inv, acc);
+  for (size_t i = count; i-- > 0;) {
+    Fe zi, zi2, zi3;
+    fe_mul(zi, inv, prefix[i]);
+    fe_mul(inv, inv, in[i].z);
+    fe_sqr(zi2, zi);
+    fe_mul(zi3, zi2, zi);
+    fe_mul(out[i].x, in[i].x, zi2);
+    fe_mul(out[i].y, in[i].y, zi3);
+  }
+}
+
+// Strauss: one doubling chain shared by all points, each adding its wNAF digits from a table
+// of odd multiples P, 3P, ..., 15P (affine, for mixed additions).
+void strauss(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>& scalars) {
+  const size_t n = points.size();
+  std::vector<Gej> jac(n * TABLE);
+  for (size_t k = 0; k < n; k++) {
+    Gej p2;
+    gej_set_ge(jac[k * TABLE], points[k]);
+    gej_double(p2, jac[k * TABLE]);
+    for (int i = 1; i < TABLE; i++) gej_add(jac[k * TABLE + i], jac[k * TABLE + i - 1], p2);
+  }
+  // A multiple is infinite only if the point's order divides it: impossible for odd multiples
+  // below 16 on a curve of prime order, so every Z is invertible.
+  std::vector<Ge> table(n * TABLE);
+  to_affine_all(table.data(), jac.data(), jac.size());
+  std::vector<int8_t> digits(n * WNAF_LEN);
+  int top = 0;
+  for (size_t k = 0; k < n; k++) {
+    int t = wnaf(&digits[k * WNAF_LEN], scalars[k], WNAF_W);
+    if (t > top) top = t;
+  }
+  gej_set_inf(r);
+  for (int bit = top - 1; bit >= 0; bit--) {
+    gej_double(r, r);
+    for (size_t k = 0; k < n; k++) {
+      int d = digits[k * WNAF_LEN + bit];
+      if (d > 0) {
+        gej_add_ge(r, r, table[k * TABLE + (d - 1) / 2]);
+      } else if (d < 0) {
+        Ge neg = table[k * TABLE + (-d - 1) / 2];
+        fe_neg(neg.y, neg.y);
+        gej_add_ge(r, r, neg);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -91,7 +187,12 @@ void multi_mul(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>&
     if (b > bits) bits = b;
   }
   if (n == 0 || bits == 0) return;
-  const int c = choose_width(n, bits);
+  if (strauss_cost(n, bits) < pippenger_cost(n, bits, nullptr)) {
+    strauss(r, points, scalars);
+    return;
+  }
+  int c = 1;
+  pippenger_cost(n, bits, &c);
   const int windows = bits / c + 1;  // one more for the final carry of the signed digits
   std::vector<int32_t> digits((size_t)windows * n);
   for (size_t k = 0; k < n; k++) {
