@@ -1,7 +1,8 @@
 // The local test miner inside the real node (automated testing, Cuckatoo-only policy): with
 // `run_test_miner = true` the tip climbs on its own, every block it announces is one the node
 // accepted (the tip passes through each hash, validate_chain holds), the console shows one line
-// per block and where the API and its secret are; SIGTERM stops it cleanly. Without the RandomX
+// per block and where the API and its secret are; SIGTERM stops it cleanly. With
+// `test_miner_wallet_url` the coinbases come from a (stand-in) wallet's build_coinbase. Without the RandomX
 // addon a RandomX schedule stops the miner with a clear message while the node keeps serving.
 //
 // The usernet acceptance of `npm start` (height ≥ 10 within 3 minutes, RandomX + ProgPoW +
@@ -10,8 +11,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fromHex, toHex } from '../../core/bytes.js';
+import { rewardOutput } from '../../core/chain/coinbase.js';
+import { deriveKeyId } from '../../core/keychain/identifier.js';
+import { ExtKeychain } from '../../core/keychain/keychain.js';
+import { kernelToJson, outputToJson } from '../../core/serde/transaction.js';
 import { foreignOk } from '../support/miner.js';
 import {
   basic,
@@ -164,6 +172,71 @@ describe('the local test miner', { timeout: 240_000 }, () => {
       lines.slice(1, mined.length + 1),
       mined.map((m) => `block ${m.height}  cuckatoo  ${m.hash}  txs 0`),
     );
+  });
+
+  it('pays the coinbases a wallet builds with build_coinbase', async () => {
+    const keychain = ExtKeychain.fromSeed(new Uint8Array(32).fill(11));
+    const asked: { fees: string; height: string; key_id: string | null }[] = [];
+    let next = 0;
+    const wallet = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        const fees = (JSON.parse(body) as { params: { block_fees: (typeof asked)[0] } }).params
+          .block_fees;
+        asked.push(fees);
+        const keyId =
+          fees.key_id === null ? deriveKeyId(2, 0, ++next).toBytes() : fromHex(fees.key_id);
+        assert.ok(keyId !== null && req.url === '/v2/foreign');
+        const cb = rewardOutput(
+          keychain,
+          keyId,
+          'automated',
+          BigInt(fees.fees),
+          BigInt(fees.height),
+        );
+        const Ok = {
+          output: outputToJson(cb.output),
+          kernel: kernelToJson(cb.kernel),
+          key_id: toHex(keyId),
+        };
+        res.end(JSON.stringify({ id: 1, jsonrpc: '2.0', result: { Ok } }));
+      });
+    });
+    await new Promise<void>((r) => wallet.listen(0, '127.0.0.1', r));
+    const walletUrl = `http://127.0.0.1:${(wallet.address() as AddressInfo).port}`;
+    try {
+      const node = await startNodeProcess({
+        serverLines: [
+          'pow_policy = { cuckatoo = 100 }',
+          'run_test_miner = true',
+          `test_miner_wallet_url = "${walletUrl}"`,
+        ],
+      });
+      homes.push(node.home);
+      await waitForHeight(node, 3, 90_000);
+      assert.deepEqual(await validateChain(node), { id: 1, jsonrpc: '2.0', result: { Ok: null } });
+      assert.equal(await node.stop(), 0);
+      assert.match(
+        node.stderr(),
+        new RegExp(`"event":"test_miner_started","chain":"automated","coinbase":"${walletUrl}"`),
+      );
+      assert.ok(!node.stderr().includes('test_miner_block_refused'), node.stderr());
+      // One coinbase per height, each a new derivation: every one asked for was mined.
+      const mined = minedLines(node.stderr()).length;
+      assert.deepEqual(
+        asked.slice(0, mined),
+        Array.from({ length: mined }, (_, i) => ({
+          fees: '0',
+          height: String(i + 1),
+          key_id: null,
+        })),
+      );
+    } finally {
+      wallet.close();
+    }
   });
 
   it('stops with a clear message when the schedule asks for RandomX and the addon is off', async () => {
