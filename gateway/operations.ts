@@ -7,9 +7,10 @@ import { sealJson } from '../core/json/sealed.js';
 import type { JsonValue } from '../core/json/value.js';
 import { writeBlock } from '../core/ser/block.js';
 import { encode, type WriteFn } from '../core/ser/codec.js';
-import { writeKernel, writeOutput } from '../core/ser/transaction.js';
+import { writeKernel, writeOutput, writeTransaction } from '../core/ser/transaction.js';
 import type { CoinbaseData } from '../core/serde/mining.js';
 import type { Block } from '../core/types/block.js';
+import type { Transaction } from '../core/types/transaction.js';
 import { isBusy } from './errors.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
@@ -27,6 +28,11 @@ export interface Operations {
   validateChain(): Promise<JsonValue>;
   /** compact_chain: `null` once done (or not due). */
   compactChain(): Promise<JsonValue>;
+  /** push_transaction: `null` once in the pool; Epic's `Internal("Failed to update pool: …")`. */
+  pushTransaction(tx: Transaction, fluff: boolean): Promise<JsonValue>;
+  poolSize(): Promise<JsonValue>;
+  stempoolSize(): Promise<JsonValue>;
+  unconfirmedTransactions(): Promise<JsonValue>;
   /** Mining step 1 (node-api reference §8.1), shared by get_block_template and /v1. */
   blockTemplate(): Promise<JsonValue>;
   /** Mining step 2. */
@@ -68,22 +74,52 @@ interface HeadViews {
   readonly version: JsonValue;
 }
 
+function poolOperations(
+  services: Services,
+  params: ChainParams,
+): Pick<Operations, 'pushTransaction' | 'poolSize' | 'stempoolSize' | 'unconfirmedTransactions'> {
+  return {
+    pushTransaction: async (tx, fluff) => {
+      await services.pool('pushTransaction', {
+        tx: encode(writeTransaction, tx, 2, params),
+        fluff,
+      });
+      return null;
+    },
+    poolSize: async () => (await services.pool('sizes', {})).pool,
+    stempoolSize: async () => (await services.pool('sizes', {})).stempool,
+    unconfirmedTransactions: () => services.pool('unconfirmed', {}),
+  };
+}
+
 function miningOperations(
   services: Services,
   params: ChainParams,
 ): Pick<Operations, 'blockTemplate' | 'finalizeTemplate' | 'submitBlock'> {
   const v2 = <T>(write: WriteFn<T>, value: T) => encode(write, value, 2, params);
   // One template per published head, kept sealed (template_cache.ts).
+  // Both steps read the pool's mineable transactions afresh, as Epic does.
+  const mineable = async () => (await services.pool('mineable', {})).txs;
+  // Step 2 mines what the served step 1 listed, so a coinbase paying those fees balances
+  // (Epic re-reads the pool there, and a miner's coinbase can miss a newer fee).
+  let served: { readonly head: object; readonly txs: Uint8Array[] } | null = null;
   const templates = new TemplateCache({
-    build: () => services.chain('blockTemplate', {}),
+    build: async () => {
+      const head = services.head();
+      const txs = await mineable();
+      if (head !== null) served = { head, txs };
+      return services.chain('blockTemplate', { txs });
+    },
     head: () => services.head(),
+    poolGeneration: () => services.poolGeneration(),
   });
   return {
     blockTemplate: () => templates.get(),
-    finalizeTemplate: (cb) =>
+    finalizeTemplate: async (cb) =>
       services.chain('finalizeTemplate', {
         output: v2(writeOutput, cb.output),
         kernel: v2(writeKernel, cb.kernel),
+        txs: served !== null && served.head === services.head() ? served.txs : await mineable(),
       }),
     submitBlock: async (block) => {
       await services.chain('submitBlock', { block: v2(writeBlock, block) });
@@ -116,6 +152,7 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
       await services.chain('compactChain', {});
       return null;
     },
+    ...poolOperations(services, CHAIN_PARAMS[identity.chainType]),
     ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
   };
 }

@@ -2,6 +2,7 @@
 // gateway, and runs until SIGINT/SIGTERM, then shuts down in order (stop accepting, drain,
 // close the databases).
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
+import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
 import { readApiSecrets } from '../config/secrets.js';
@@ -12,6 +13,7 @@ import { loadTls } from '../gateway/tls.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
+import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;
@@ -41,11 +43,35 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
     concurrency: CHAIN_PIPELINE,
   });
+  const pool = await system.spawn(poolActor, {
+    name: 'pool',
+    init: {
+      chainType: config.chainType,
+      dbRoot: config.dbRoot,
+      config: poolConfigOf(config),
+      dandelion: dandelionConfigOf(config),
+      // Transactions are few next to blocks: one verification thread is plenty.
+      verifierThreads: 1,
+    },
+  });
   let head: ChainHeadInfo | null = null;
   chain.watch('head', (h) => {
     head = h;
+    // Epic's block-accepted hook: the pool reconciles with the new head's block.
+    pool.ask('headChanged', { hash: h.tip.lastBlockPushed }).catch((e: unknown) => {
+      log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });
+    });
   });
-  const services: Services = { chain: (kind, body) => chain.ask(kind, body), head: () => head };
+  let poolGeneration = 0;
+  pool.watch('generation', (g) => {
+    poolGeneration = g;
+  });
+  const services: Services = {
+    chain: (kind, body) => chain.ask(kind, body),
+    pool: (kind, body) => pool.ask(kind, body),
+    head: () => head,
+    poolGeneration: () => poolGeneration,
+  };
   let gateway: Gateway;
   try {
     gateway = await startGateway({
@@ -73,7 +99,13 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   announceApi(config, addr, tls !== null);
   let miner: TestMiner | null = null;
   try {
-    miner = await startTestMiner(config, system, chain);
+    // Both steps read the pool's mineable transactions afresh, as the HTTP flow does.
+    const mineable = async () => (await pool.ask('mineable', {})).txs;
+    miner = await startTestMiner(config, system, chain, {
+      blockTemplate: async () => chain.ask('blockTemplate', { txs: await mineable() }),
+      finalizeTemplate: async (cb) =>
+        chain.ask('finalizeTemplate', { ...cb, txs: await mineable() }),
+    });
   } catch (e) {
     gateway.close();
     await system.shutdown();

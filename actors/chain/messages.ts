@@ -34,13 +34,16 @@ export interface ChainProtocol {
   /** A block in protocol-v2 bytes; refused with a ChainError carrying Epic's text. */
   submitBlock: { req: { block: Uint8Array }; res: SubmitReply };
   /** get_block_template's `Ok` payload. */
-  blockTemplate: { req: Empty; res: JsonValue };
+  blockTemplate: { req: { txs: Uint8Array[] }; res: JsonValue };
   /** Epic's fast validate_chain; throws a ChainError when the state is inconsistent. */
   validateChain: { req: Empty; res: null };
   /** Epic's compact_chain (a no-op until due): whether it compacted. */
   compactChain: { req: Empty; res: boolean };
   /** finalize_block_template's `Ok` payload; output and kernel in protocol-v2 bytes. */
-  finalizeTemplate: { req: { output: Uint8Array; kernel: Uint8Array }; res: JsonValue };
+  finalizeTemplate: {
+    req: { output: Uint8Array; kernel: Uint8Array; txs: Uint8Array[] };
+    res: JsonValue;
+  };
 }
 
 /** What the chain actor publishes: its head, at start and after every change. */

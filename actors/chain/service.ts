@@ -7,8 +7,9 @@ import type { JsonValue } from '../../core/json/value.js';
 import { readBlock } from '../../core/ser/block.js';
 import { decode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
-import { readKernel, readOutput } from '../../core/ser/transaction.js';
+import { readKernel, readOutput, readTransaction } from '../../core/ser/transaction.js';
 import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
 import type { ChainHeadInfo, ChainInit, ChainTip, SubmitReply } from './messages.js';
@@ -104,14 +105,23 @@ export class ChainService {
     return { hash: accepted.hash, status: accepted.status };
   }
 
-  blockTemplate(): JsonValue {
-    return blockTemplateToJson(blockTemplate(this.ctx, []));
+  private decodeTxs(txs: readonly Uint8Array[]): Transaction[] {
+    return txs.map((t) => decode(readTransaction, t, V2, this.params, 'transaction'));
   }
 
-  finalizeTemplate(outputBytes: Uint8Array, kernelBytes: Uint8Array): JsonValue {
+  blockTemplate(txs: readonly Uint8Array[]): JsonValue {
+    return blockTemplateToJson(blockTemplate(this.ctx, this.decodeTxs(txs)));
+  }
+
+  finalizeTemplate(
+    outputBytes: Uint8Array,
+    kernelBytes: Uint8Array,
+    txs: readonly Uint8Array[],
+  ): JsonValue {
     const output = decode(readOutput, outputBytes, V2, this.params, 'coinbase output');
     const kernel = decode(readKernel, kernelBytes, V2, this.params, 'coinbase kernel');
-    return finalizedTemplateToJson(finalizeTemplate(this.ctx, { output, kernel }, []));
+    const coinbase = { output, kernel };
+    return finalizedTemplateToJson(finalizeTemplate(this.ctx, coinbase, this.decodeTxs(txs)));
   }
 
   compactChain(): boolean {

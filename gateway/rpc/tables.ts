@@ -4,6 +4,8 @@
 import type { JsonValue } from '../../core/json/value.js';
 import { blockFromJson } from '../../core/serde/block.js';
 import { coinbaseDataFromJson } from '../../core/serde/mining.js';
+import { transactionFromJson } from '../../core/serde/transaction.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import { type MethodTable, methodTable, type RpcMethod } from '../jsonrpc.js';
 import type { Operations } from '../operations.js';
 import type { RpcSurface } from '../routes.js';
@@ -28,8 +30,23 @@ const oneParam = <T>(
   run: (args) => run(args[0] as T),
 });
 
+/** Epic's `Option<bool>`: null (or absent in named form) reads as false. */
+function optionalBool(v: JsonValue): boolean {
+  if (v === null) return false;
+  if (typeof v === 'boolean') return v;
+  throw new TypeError('expected a boolean or null');
+}
+
 export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTable>> {
   const params = ops.chainParams;
+  const pushTransaction: RpcMethod = {
+    name: 'push_transaction',
+    params: [
+      { name: 'tx', decode: (v) => transactionFromJson(v, 'tx') },
+      { name: 'fluff', decode: optionalBool },
+    ],
+    run: (args) => ops.pushTransaction(args[0] as Transaction, args[1] as boolean),
+  };
   return {
     owner: methodTable([
       noParams('get_status', ops.status, true),
@@ -39,6 +56,10 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
     foreign: methodTable([
       noParams('get_tip', ops.tip, true),
       noParams('get_version', ops.version, true),
+      noParams('get_pool_size', ops.poolSize),
+      noParams('get_stempool_size', ops.stempoolSize),
+      noParams('get_unconfirmed_transactions', ops.unconfirmedTransactions),
+      pushTransaction,
       noParams('get_block_template', ops.blockTemplate),
       oneParam(
         'finalize_block_template',
@@ -48,6 +69,6 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
       ),
       oneParam('submit_block', 'block', (v) => blockFromJson(v, 'block', params), ops.submitBlock),
     ]),
-    tor: methodTable([]),
+    tor: methodTable([pushTransaction]),
   };
 }

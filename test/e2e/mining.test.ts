@@ -4,10 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
+import { buildBlockBody } from '../../core/chain/block_build.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { headerHash } from '../../core/ser/header.js';
+import { transactionToJson } from '../../core/serde/transaction.js';
 import type { Block } from '../../core/types/block.js';
-import { AUTO, foreignOk, mineBlock, solve, submit } from '../support/miner.js';
+import { AUTO_REWARD } from '../support/coinbases.js';
+import { AUTO, foreignOk, foreignRpc, mineBlock, solve, submit } from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -15,6 +18,7 @@ import {
   removeHome,
   startNodeProcess,
 } from '../support/node_process.js';
+import { SPEND_FEE, spendCoinbase } from '../support/spend.js';
 
 let node: NodeProcess;
 
@@ -31,6 +35,14 @@ async function refused(block: Block, message: string): Promise<void> {
   assert.equal(reply.status, 200);
   assert.deepEqual(reply.body.result, { Err: { Internal: message } });
   assert.deepEqual(await tip(), before);
+}
+
+async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 function flip(bytes: Uint8Array, at: number): Uint8Array {
@@ -114,13 +126,59 @@ describe('mining over HTTP', { timeout: 300_000 }, () => {
     );
   });
 
+  it('refuses a block whose coinbase pays one freeman more than the reward', async () => {
+    const block = await mineBlock(node.url, { keyIndex: 150, value: AUTO_REWARD + 1n });
+    await refused(block, 'Invalid Block Proof Coinbase sum mismatch');
+  });
+
+  it('mines a pushed transaction into the next block, and the pool empties', async () => {
+    const tx = spendCoinbase(1);
+    const pushed = await foreignRpc(node.url, 'push_transaction', [transactionToJson(tx), true]);
+    assert.deepEqual(pushed.body.result, { Ok: null });
+    assert.equal(await foreignOk(node.url, 'get_pool_size', []), 1);
+    // The template follows a pool change within its refresh period (5 s).
+    await until(async () => {
+      const t = (await foreignOk(node.url, 'get_block_template', [])) as {
+        transactions: unknown[];
+      };
+      return t.transactions.length === 1;
+    }, 8_000);
+    const block = await mineBlock(node.url);
+    assert.equal(block.body.inputs.length, 1);
+    assert.deepEqual(block.body.inputs[0], tx.body.inputs[0]);
+    assert.deepEqual((await submit(node.url, block)).body.result, { Ok: null });
+    last = block;
+    await until(async () => (await foreignOk(node.url, 'get_pool_size', [])) === 0);
+    // The same transaction again spends a spent output: the pool refuses it.
+    const again = await foreignRpc(node.url, 'push_transaction', [transactionToJson(tx), true]);
+    const err = (again.body.result?.Err as { Internal?: string } | undefined)?.Internal ?? '';
+    assert.match(err, /^Failed to update pool: /);
+  });
+
+  it('refuses a block that spends an output already spent', async () => {
+    // A coinbase paying the fee too, and a transaction spending block 1's coinbase again (to a
+    // new output, so that no duplicate output is found before the spent input).
+    const block = await mineBlock(node.url, { keyIndex: 151, value: AUTO_REWARD + SPEND_FEE });
+    const tx = spendCoinbase(1, SPEND_FEE, 2);
+    // The header's roots no longer match, but the spent input is found first, as in Epic.
+    const body = buildBlockBody(
+      [tx],
+      [{ output: block.body.outputs[0] as never, kernel: block.body.kernels[0] as never }],
+    ).body;
+    const header = solve(block.header, 1n);
+    await refused(
+      { header, body },
+      `Already Spent: Commitment(${toHex(tx.body.inputs[0]?.commit ?? new Uint8Array())})`,
+    );
+  });
+
   it('serves the template on /v1/mining/block_template too', async () => {
     const r = await fetch(`${node.url}/v1/mining/block_template`, {
       headers: { authorization: basic(ownerSecret(node.home)) },
     });
     assert.equal(r.status, 200);
     const body = JSON.parse(await r.text()) as { [k: string]: JsonValue };
-    assert.equal(body.height, 13);
+    assert.equal(body.height, 14);
     assert.equal(body.algorithm, 'cuckoo');
   });
 });

@@ -26,7 +26,9 @@ export function startHeadGateway(
     secrets: { owner: null, foreign: null },
     services: {
       chain: (() => Promise.reject(new Error('head reads must not ask the actor'))) as never,
+      pool: (() => Promise.reject(new Error('head reads must not ask the pool'))) as never,
       head,
+      poolGeneration: () => 0,
     },
     identity: { userAgent: 'test', chainType: 'automated' },
     ...opts,

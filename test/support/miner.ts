@@ -5,23 +5,21 @@
 // tamper with it first.
 import assert from 'node:assert/strict';
 import { buildBlockBody, type RewardParts } from '../../core/chain/block_build.js';
-import { coinbaseOutput, rewardOutput } from '../../core/chain/coinbase.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { achievedDifficulty } from '../../core/consensus/difficulty.js';
+import { totalFees } from '../../core/crypto/kernel.js';
 import { parseJson } from '../../core/json/parse.js';
 import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
-import { deriveKeyId } from '../../core/keychain/identifier.js';
-import { ExtKeychain } from '../../core/keychain/keychain.js';
 import { mineCuckatoo } from '../../core/pow/solver.js';
 import { prePow } from '../../core/ser/header.js';
 import { blockToJson, headerFromJson } from '../../core/serde/block.js';
 import { difficultyFromJson } from '../../core/serde/pow.js';
 import { kernelToJson, outputToJson, transactionFromJson } from '../../core/serde/transaction.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
+import { AUTO_REWARD, autoCoinbase, makeCoinbase } from './coinbases.js';
 
 export const AUTO = CHAIN_PARAMS.automated;
-export const MINER_KEYCHAIN = ExtKeychain.fromSeed(new Uint8Array(32).fill(7));
 
 export interface RpcReply {
   readonly status: number;
@@ -92,9 +90,9 @@ export function httpTemplates(url: string): TemplateSource {
 }
 
 export interface MineOptions {
-  /** Key path m/2/0/keyIndex of the coinbase (default: the height). */
+  /** Key path m/2/0/keyIndex of the coinbase (default: the height); 1…160 are precomputed. */
   readonly keyIndex?: number;
-  /** Coinbase value (default: the reward at the height). */
+  /** Coinbase value (default: the reward plus the template transactions' fees). */
   readonly value?: bigint;
 }
 
@@ -102,11 +100,13 @@ export interface MineOptions {
 export async function mineWith(source: TemplateSource, opts: MineOptions = {}): Promise<Block> {
   const template = (await source.template()) as { [k: string]: JsonValue };
   const height = BigInt(template.height as number);
-  const keyId = deriveKeyId(2, 0, opts.keyIndex ?? Number(height));
-  const coinbase =
-    opts.value === undefined
-      ? rewardOutput(MINER_KEYCHAIN, keyId, 'automated', 0n, height)
-      : coinbaseOutput(MINER_KEYCHAIN, keyId, opts.value);
+  const index = opts.keyIndex ?? Number(height);
+  // The reward plus the fees of the transactions the template will mine.
+  const fees = (template.transactions as JsonValue[])
+    .map((t, i) => transactionFromJson(t, `transactions[${i}]`))
+    .reduce((sum, tx) => sum + totalFees(tx.body.kernels), 0n);
+  const value = opts.value ?? AUTO_REWARD + fees;
+  const coinbase = value === AUTO_REWARD ? autoCoinbase(index) : makeCoinbase(index, value);
   const finalized = (await source.finalize(coinbase)) as { [k: string]: JsonValue };
   const header = headerFromJson(finalized.header, 'header', AUTO);
   const txs = (finalized.transactions as JsonValue[]).map((t, i) =>

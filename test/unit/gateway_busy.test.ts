@@ -42,8 +42,10 @@ describe('gateway back-pressure', () => {
     const services: Services = {
       chain: (async (kind: string) =>
         kind === 'getTip' ? (await slowHead()).tip : slowHead()) as Services['chain'],
+      pool: (() => Promise.reject(new Error('no pool in this test'))) as never,
       // Nothing published: every request goes to the (slow) actor.
       head: () => null,
+      poolGeneration: () => 0,
     };
     gateway = await startGateway({
       host: '127.0.0.1',

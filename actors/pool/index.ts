@@ -1,0 +1,32 @@
+// The pool actor: owns the txpool and stempool; reads the chain's committed state; runs on its
+// own thread in the node process.
+import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
+import type { PoolEvents, PoolInit, PoolProtocol } from './messages.js';
+import { PoolService } from './service.js';
+
+/** Epic's Dandelion monitor period. */
+const MONITOR_MS = 10_000;
+
+export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (init, ctx) => {
+  const workers = new WorkPool(
+    init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
+  );
+  const pool = new PoolService(init, workers, (g) => ctx.publish('generation', g));
+  ctx.publish('generation', 0);
+  const timer = setInterval(() => pool.monitor(), MONITOR_MS);
+  timer.unref();
+  return actorFromHandlers<PoolProtocol>(
+    {
+      pushTransaction: (req) => pool.push(req.tx, req.fluff),
+      sizes: () => pool.sizes(),
+      unconfirmed: () => pool.unconfirmed(),
+      mineable: () => pool.mineable(),
+      headChanged: (req) => pool.headChanged(req.hash),
+    },
+    () => {
+      clearInterval(timer);
+      pool.close();
+      void workers.close();
+    },
+  );
+};

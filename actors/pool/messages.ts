@@ -1,0 +1,43 @@
+// The pool actor's protocol: every request it accepts and the reply each gets.
+import type { ChainType } from '../../core/chain_type.js';
+import type { JsonValue } from '../../core/json/value.js';
+import type { DandelionConfig, PoolConfig } from '../../core/pool/index.js';
+import { actorModule } from '../../runtime/index.js';
+
+export type Empty = Record<string, never>;
+
+export interface PoolSizes {
+  readonly pool: number;
+  readonly stempool: number;
+}
+
+export interface PoolProtocol {
+  /** A transaction in protocol-v2 bytes; refused with Epic's "Failed to update pool: …" text. */
+  pushTransaction: { req: { tx: Uint8Array; fluff: boolean }; res: null };
+  sizes: { req: Empty; res: PoolSizes };
+  /** get_unconfirmed_transactions' `Ok` payload: the txpool's entries. */
+  unconfirmed: { req: Empty; res: JsonValue };
+  /** Epic's prepare_mineable_transactions, each in protocol-v2 bytes. */
+  mineable: { req: Empty; res: { txs: Uint8Array[] } };
+  /** The chain's head moved to `hash`: reconcile with its block. */
+  headChanged: { req: { hash: Uint8Array }; res: null };
+}
+
+/** What the pool publishes: a counter bumped whenever its content changes (template caches). */
+export interface PoolEvents {
+  generation: number;
+}
+
+export interface PoolInit {
+  readonly chainType: ChainType;
+  /** The chain database's directory (read-only here). */
+  readonly dbRoot: string;
+  readonly config: PoolConfig;
+  readonly dandelion: DandelionConfig;
+  readonly verifierThreads?: number;
+}
+
+export const poolActor = actorModule<PoolProtocol, PoolInit, PoolEvents>(
+  new URL('./index.js', import.meta.url),
+  'createPool',
+);

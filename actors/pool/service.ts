@@ -1,0 +1,121 @@
+// What the pool actor does for each message: Epic's txpool and stempool (core/pool) over the
+// chain's committed state, with the transaction crypto in the worker pool. No transport here.
+import { randomInt } from 'node:crypto';
+import { equalBytes } from '../../core/bytes.js';
+import { CHAIN_PARAMS, type ChainParams } from '../../core/chain_type.js';
+import type { JsonValue } from '../../core/json/value.js';
+import {
+  cachedView,
+  DandelionEpoch,
+  EMBARGO_JITTER_SECS,
+  monitorTick,
+  PoolError,
+  poolSizes,
+  TransactionPool,
+  unconfirmedTransactionsJson,
+  updatePoolErrorText,
+  verdictOf,
+} from '../../core/pool/index.js';
+import { decode, encode } from '../../core/ser/codec.js';
+import { readTransaction, writeTransaction } from '../../core/ser/transaction.js';
+import { verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
+import type { WorkPool } from '../../runtime/index.js';
+import { ChainReader } from './chain_view.js';
+import type { PoolInit, PoolSizes } from './messages.js';
+
+const V2 = 2;
+
+export class PoolService {
+  private readonly params: ChainParams;
+  private readonly pool: TransactionPool;
+  private readonly epoch: DandelionEpoch;
+  private readonly chain: ChainReader;
+  private readonly verifier: WorkPool;
+  private lastHead: Uint8Array | null = null;
+  private generation = 0;
+  private readonly onChange: (generation: number) => void;
+
+  constructor(init: PoolInit, verifier: WorkPool, onChange: (generation: number) => void) {
+    this.params = CHAIN_PARAMS[init.chainType];
+    this.pool = new TransactionPool(init.config, this.params);
+    this.epoch = new DandelionEpoch(init.dandelion);
+    this.chain = new ChainReader(init.dbRoot, this.params);
+    this.verifier = verifier;
+    this.onChange = onChange;
+    this.lastHead = this.chain.atHead((s) => s.hash);
+  }
+
+  private changed(): void {
+    this.generation++;
+    this.onChange(this.generation);
+  }
+
+  /** Epic's push_transaction: stem unless `fluff` (no peers yet, so a stem falls back to fluff). */
+  async push(bytes: Uint8Array, fluff: boolean): Promise<null> {
+    const tx = decode(readTransaction, bytes, V2, this.params, 'transaction');
+    try {
+      const prepared = this.pool.prepare(tx, 'PushApi', !fluff);
+      const [ranges, kernels] = await Promise.all([
+        tx.body.outputs.length === 0 ? [] : verifyRangeProofs(this.verifier, tx.body.outputs),
+        verifyKernels(this.verifier, tx.body.kernels),
+      ]);
+      const verdict = verdictOf(ranges, kernels);
+      const route = this.epoch.stemRoute('PushApi', false);
+      this.chain.atHead(({ view }) =>
+        this.pool.accept(prepared, verdict, cachedView(view), Date.now(), route),
+      );
+    } catch (e) {
+      if (e instanceof PoolError) throw new Error(updatePoolErrorText(e));
+      throw e;
+    }
+    this.changed();
+    return null;
+  }
+
+  sizes(): PoolSizes {
+    return poolSizes(this.pool);
+  }
+
+  unconfirmed(): JsonValue {
+    return unconfirmedTransactionsJson(this.pool);
+  }
+
+  mineable(): { txs: Uint8Array[] } {
+    const txs = this.chain.atHead(({ view }) =>
+      this.pool.prepareMineableTransactions(cachedView(view)),
+    );
+    return { txs: txs.map((tx) => encode(writeTransaction, tx, V2, this.params)) };
+  }
+
+  /** Epic's adapter on a block: reconcile with it as the next block or after a reorg. */
+  headChanged(hash: Uint8Array): null {
+    if (this.lastHead !== null && equalBytes(hash, this.lastHead)) return null;
+    const block = this.chain.block(hash);
+    if (block === undefined) return null;
+    const status =
+      this.lastHead !== null && equalBytes(block.header.prevHash, this.lastHead) ? 'next' : 'reorg';
+    this.lastHead = hash;
+    this.chain.atHead(({ view }) =>
+      this.pool.blockAccepted(block, status, cachedView(view), Date.now()),
+    );
+    this.changed();
+    return null;
+  }
+
+  /** Epic's Dandelion monitor, run every 10 s: fluffs due stem transactions. */
+  monitor(): void {
+    const before = this.pool.txpool.size + this.pool.stempool.size;
+    this.chain.atHead(({ view }) =>
+      monitorTick(this.pool, this.epoch, cachedView(view), Date.now(), {
+        embargoJitter: randomInt(EMBARGO_JITTER_SECS + 1),
+        stemRoll: randomInt(100),
+        relay: null,
+      }),
+    );
+    if (this.pool.txpool.size + this.pool.stempool.size !== before) this.changed();
+  }
+
+  close(): void {
+    this.chain.close();
+  }
+}
