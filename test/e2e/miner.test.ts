@@ -2,8 +2,8 @@
 // `run_test_miner = true` the tip climbs on its own, every block it announces is one the node
 // accepted (the tip passes through each hash, validate_chain holds), the console shows one line
 // per block and where the API and its secret are; SIGTERM stops it cleanly. With
-// `test_miner_wallet_url` the coinbases come from a (stand-in) wallet's build_coinbase. Without the RandomX
-// addon a RandomX schedule stops the miner with a clear message while the node keeps serving.
+// `test_miner_wallet_url` the coinbases come from a (stand-in) wallet's build_coinbase. Without
+// the RandomX addon a RandomX schedule stops the miner with a clear message; the node serves on.
 //
 // The usernet acceptance of `npm start` (height ≥ 10 within 3 minutes, RandomX + ProgPoW +
 // Cuckatoo at difficulty 1) takes about a minute here, most of it building the ProgPoW epoch
