@@ -3,21 +3,24 @@
 // B's blocks go to A one by one: the first two carry no more work than A's head, so A keeps its
 // head (Epic's status 'fork'); the third overtakes, and A reorgs onto B's chain. A's state must
 // then be B's exactly: tip, template, roots, and — read from the stopped nodes' databases — the
-// UTXO and kernel indexes and every MMR table, row for row.
+// UTXO and kernel indexes and every MMR table, row for row. A's first own block carries a
+// transaction pushed to A's pool; B's chain lacks it, so after the reorg it is back in A's pool
+// (Epic's reorg cache) and A mines it again in the block B then accepts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { toHex } from '../../core/bytes.js';
 import type { RewardParts } from '../../core/chain/block_build.js';
-import { rewardOutput } from '../../core/chain/coinbase.js';
 import type { JsonValue } from '../../core/json/value.js';
-import { deriveKeyId } from '../../core/keychain/identifier.js';
-import { ExtKeychain } from '../../core/keychain/keychain.js';
-import { kernelToJson, outputToJson } from '../../core/serde/transaction.js';
+import { kernelToJson, outputToJson, transactionToJson } from '../../core/serde/transaction.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import {
   getTip,
   mineChain,
   type RecordedBlock,
+  record,
   submitRecorded,
   type Tip,
+  waitFor,
 } from '../support/block_feed.js';
 import {
   dumpTables,
@@ -26,9 +29,11 @@ import {
   mmrTableNames,
   utxoCommits,
 } from '../support/chain_db.js';
+import { AUTO_REWARD, autoCoinbase } from '../support/coinbases.js';
 import { type KillableNode, startKillable } from '../support/killable_node.js';
-import { foreignOk } from '../support/miner.js';
+import { foreignOk, foreignRpc, mineBlock } from '../support/miner.js';
 import { basic, ownerSecret, removeHome } from '../support/node_process.js';
+import { SPEND_FEE, spendCoinbase } from '../support/spend.js';
 
 const SHARED = 3;
 
@@ -64,6 +69,46 @@ async function templatePrevHash(
   return { height: t.height, prev: t.header.prev_hash };
 }
 
+async function push(node: KillableNode, tx: Transaction): Promise<void> {
+  const reply = await foreignRpc(node.url, 'push_transaction', [transactionToJson(tx), true]);
+  assert.deepEqual(reply.body.result, { Ok: null });
+}
+
+async function poolSize(node: KillableNode): Promise<JsonValue> {
+  return foreignOk(node.url, 'get_pool_size', []);
+}
+
+/** Kernel excesses (hex) of the transactions get_unconfirmed_transactions lists. */
+async function unconfirmedExcesses(node: KillableNode): Promise<string[]> {
+  const entries = (await foreignOk(node.url, 'get_unconfirmed_transactions', [])) as {
+    tx: { body: { kernels: { excess: string }[] } };
+  }[];
+  return entries.flatMap((e) => e.tx.body.kernels.map((k) => k.excess));
+}
+
+async function templateTxCount(node: KillableNode): Promise<number> {
+  const t = (await foreignOk(node.url, 'get_block_template', [])) as { transactions: unknown[] };
+  return t.transactions.length;
+}
+
+/** Mines and submits the next block on `node` once its template lists `tx` (coinbase + fee). */
+async function mineTx(
+  node: KillableNode,
+  tx: Transaction,
+  keyIndex: number,
+): Promise<RecordedBlock> {
+  // The template follows a pool change within its refresh period (5 s).
+  await waitFor(
+    'the template lists the transaction',
+    async () => (await templateTxCount(node)) === 1,
+  );
+  const block = await mineBlock(node.url, { keyIndex, value: AUTO_REWARD + SPEND_FEE });
+  assert.deepEqual(block.body.inputs, tx.body.inputs);
+  assert.equal(await submitRecorded(node.url, record(block)), 'accepted');
+  await waitFor('the pool empties', async () => (await poolSize(node)) === 0);
+  return record(block);
+}
+
 /** Coinbase commitments and kernel excesses (hex) of recorded blocks. */
 function bodyOf(blocks: readonly RecordedBlock[]): { commits: string[]; excesses: string[] } {
   const commits: string[] = [];
@@ -85,13 +130,18 @@ describe('forks and reorgs over HTTP', { timeout: 300_000 }, () => {
   let onA: RecordedBlock[];
   let onB: RecordedBlock[];
   let aHead: Tip;
+  let next: RecordedBlock;
+  // Spends block 1's coinbase (mature from height 4).
+  const tx = spendCoinbase(1);
+  const txExcess = toHex(tx.body.kernels[0]?.excess ?? new Uint8Array());
 
   before(async () => {
     [a, b] = await Promise.all([startKillable(), startKillable()]);
     shared = await mineChain(a.url, SHARED);
     for (const blk of shared) assert.equal(await submitRecorded(b.url, blk), 'accepted');
     assert.deepEqual(await getTip(b.url), await getTip(a.url));
-    onA = await mineChain(a.url, 2);
+    await push(a, tx);
+    onA = [await mineTx(a, tx, SHARED + 1), ...(await mineChain(a.url, 1))];
     // Coinbase keys m/2/0/104… on B: its blocks differ from A's at the same heights.
     onB = await mineChain(b.url, 3, 100);
     aHead = await getTip(a.url);
@@ -111,10 +161,11 @@ describe('forks and reorgs over HTTP', { timeout: 300_000 }, () => {
     assert.equal(bHead.hash, onB[2]?.hash);
     assert.notEqual(onA[0]?.hash, onB[0]?.hash);
     // Height 5 is a foundation height: both chains carry the same foundation output and
-    // kernel there; the miners' coinbases differ.
+    // kernel there; the miners' coinbases differ, and only A's chain has the transaction.
     const ours = bodyOf(onA);
     const theirs = bodyOf(onB);
-    assert.equal(ours.commits.length, 3);
+    assert.ok(ours.excesses.includes(txExcess));
+    assert.equal(ours.commits.length, 4);
     assert.equal(theirs.commits.length, 4);
     assert.equal(ours.commits.filter((c) => theirs.commits.includes(c)).length, 1);
     assert.equal(ours.excesses.filter((k) => theirs.excesses.includes(k)).length, 1);
@@ -141,6 +192,8 @@ describe('forks and reorgs over HTTP', { timeout: 300_000 }, () => {
     assert.equal(await submitRecorded(a.url, onB[1] as RecordedBlock), 'accepted');
     assert.deepEqual(await getTip(a.url), aHead);
     assert.deepEqual(await validateChain(a), { Ok: null });
+    // No head change, so the transaction A mined stays out of its pool.
+    assert.equal(await poolSize(a), 0);
   });
 
   it('the fork block that overtakes makes A reorg onto B’s chain', async () => {
@@ -157,20 +210,30 @@ describe('forks and reorgs over HTTP', { timeout: 300_000 }, () => {
     assert.deepEqual(await validateChain(a), { Ok: null });
   });
 
+  it('the transaction of A’s orphaned block is back in A’s pool', async () => {
+    await waitFor('the pool has the transaction again', async () => (await poolSize(a)) === 1);
+    assert.deepEqual(await unconfirmedExcesses(a), [txExcess]);
+    assert.equal(await poolSize(b), 0);
+  });
+
   it('after the reorg A commits to the same roots and sizes as B', async () => {
-    // One coinbase for both: its kernel signature is not deterministic.
-    const height = BigInt(SHARED + 4);
-    const keychain = ExtKeychain.fromSeed(new Uint8Array(32).fill(9));
-    const cb = rewardOutput(keychain, deriveKeyId(2, 0, 1), 'automated', 0n, height);
+    // B gets the transaction too, so both templates list it; one coinbase for both.
+    await push(b, tx);
+    for (const n of [a, b])
+      await waitFor(
+        'the template lists the transaction',
+        async () => (await templateTxCount(n)) === 1,
+      );
+    const cb = autoCoinbase(160);
     const [ra, rb] = [await stateHeader(a, cb), await stateHeader(b, cb)];
     assert.deepEqual(ra, rb);
     assert.equal(ra.height, SHARED + 4);
   });
 
-  it('a block mined on A after the reorg extends B’s head', async () => {
-    const [next] = await mineChain(a.url, 1, 150);
-    assert.ok(next !== undefined);
+  it('A mines the transaction again, and B takes that block as its next', async () => {
+    next = await mineTx(a, tx, 150);
     assert.equal(await submitRecorded(b.url, next), 'accepted');
+    await waitFor('B’s pool empties', async () => (await poolSize(b)) === 0);
     assert.deepEqual(await getTip(b.url), await getTip(a.url));
     assert.equal((await getTip(b.url)).hash, next.hash);
     assert.deepEqual(await validateChain(b), { Ok: null });
@@ -179,10 +242,13 @@ describe('forks and reorgs over HTTP', { timeout: 300_000 }, () => {
   it('the stopped nodes’ indexes and MMR tables are identical; A’s orphaned outputs are gone', async () => {
     assert.equal(await a.stop(), 0);
     assert.equal(await b.stop(), 0);
+    // The orphaned blocks' own outputs and kernels: their miners' coinbases (the foundation's
+    // is on B's chain, the transaction's is in A's next block).
     const theirs = bodyOf(onB);
-    const ours = orphanedOnly(bodyOf(onA), theirs);
+    const ours = orphanedOnly(bodyOf(onA), bodyOf([...onB, next]));
     assert.equal(ours.commits.length, 2);
     assert.equal(ours.excesses.length, 2);
+    assert.ok(kernelExcesses(a.home).includes(txExcess));
     const utxo = utxoCommits(a.home);
     const kernels = kernelExcesses(a.home);
     for (const c of ours.commits) assert.ok(!utxo.includes(c), `orphaned output ${c}`);
@@ -215,7 +281,7 @@ function totalDifficultyOf(block: RecordedBlock): { [algo: string]: number } {
   return numbers(header.pow.total_difficulty as { [algo: string]: JsonValue });
 }
 
-/** What only the orphaned blocks had (not the foundation output both chains share). */
+/** What only the orphaned blocks had. */
 function orphanedOnly(
   ours: ReturnType<typeof bodyOf>,
   theirs: ReturnType<typeof bodyOf>,

@@ -74,6 +74,19 @@ export async function submitRecorded(url: string, block: RecordedBlock): Promise
   );
 }
 
+/** Polls `check` every 20 ms until it holds; fails after `ms`. */
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  ms = 8_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`not reached within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** mulberry32: a small deterministic PRNG in [0, 1), so a failing schedule can be replayed. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
