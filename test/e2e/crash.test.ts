@@ -56,8 +56,11 @@ describe('crash safety under SIGKILL', { timeout: 600_000 }, () => {
     reference = await startKillable();
     chain = await mineChain(reference.url, N);
   });
+  /** Set on a failure: both homes stay for a look at their databases. */
+  let keep = false;
   after(async () => {
     await reference?.stop();
+    if (keep) return;
     if (reference) removeHome(reference.home);
     removeHome(victimHome);
   });
@@ -67,12 +70,15 @@ describe('crash safety under SIGKILL', { timeout: 600_000 }, () => {
     const random = seededRandom(SEED);
     const latency = new Latency();
     const deaths: Death[] = [];
-    const where = () => `CRASH_SEED=${SEED}, lives so far ${JSON.stringify(deaths)}`;
+    let victim: KillableNode | null = null;
+    const where = () =>
+      `CRASH_SEED=${SEED}, homes kept: victim ${victimHome}, reference ${reference.home}; ` +
+      `lives so far ${JSON.stringify(deaths)}; last stderr: ${victim?.stderr().slice(-1500)}`;
     let height = 0;
     let finalBack = 0;
     try {
       for (let kill = 1; kill <= KILLS; kill++) {
-        const victim = await startKillable(victimHome);
+        victim = await startKillable(victimHome);
         try {
           const death = await liveAndDie(victim, chain, plan(random, kill, height), latency);
           deaths.push(death);
@@ -81,18 +87,20 @@ describe('crash safety under SIGKILL', { timeout: 600_000 }, () => {
           await victim.kill();
         }
       }
-      const victim = await startKillable(victimHome);
+      const last = await startKillable(victimHome);
+      victim = last;
       try {
-        const tip = await checkOnChain(victim, chain);
+        const tip = await checkOnChain(last, chain);
         finalBack = tip.height;
-        for (const block of chain.slice(tip.height)) await submitRecorded(victim.url, block);
-        assert.deepEqual(await validateChain(victim), { Ok: null });
-        assert.deepEqual(await getTip(victim.url), await getTip(reference.url));
-        assert.equal(await victim.stop(), 0);
+        for (const block of chain.slice(tip.height)) await submitRecorded(last.url, block);
+        assert.deepEqual(await validateChain(last), { Ok: null });
+        assert.deepEqual(await getTip(last.url), await getTip(reference.url));
+        assert.equal(await last.stop(), 0);
       } finally {
-        await victim.kill();
+        await last.kill();
       }
     } catch (e) {
+      keep = true;
       throw new Error(`${where()}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
     // Whether each interrupted block made it: the next life's head says.
@@ -108,6 +116,7 @@ describe('crash safety under SIGKILL', { timeout: 600_000 }, () => {
   });
 
   it('the victim’s database equals the reference’s, table by table', async () => {
+    keep = true;
     assert.equal(await reference.stop(), 0);
     const mmr = mmrTableNames(reference.home);
     assert.deepEqual(mmrTableNames(victimHome), mmr);
@@ -127,5 +136,6 @@ describe('crash safety under SIGKILL', { timeout: 600_000 }, () => {
     assert.equal(ours.headers?.length, N + 1);
     // A coinbase kernel per block, and a foundation kernel at every fifth height.
     assert.equal(ours.kernel_pos?.length, N + N / 5);
+    keep = false;
   });
 });
