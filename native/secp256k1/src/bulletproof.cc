@@ -135,7 +135,19 @@ long bulletproof_batch(const uint8_t* records, size_t k, const uint8_t* points,
     proof_terms(recs[p], pinv[0], pinv + 1, &scalars[p * BP_POINTS], fixed);
   }
   Gej sum;
-  multi_mul(sum, ge, scalars);
+  const size_t own = k * BP_POINTS;
+  std::shared_ptr<const FixedTables> tables;
+  // Few proofs: the generators' precomputed tables make Strauss cheaper than Pippenger.
+  if (fixed_strauss_cost(own, BP_FIXED) < pippenger_estimate(total)) {
+    tables = fixed_tables(generators, BP_FIXED);
+  }
+  if (tables) {
+    ge.resize(own);
+    multi_mul_fixed(sum, ge, std::vector<Scalar>(scalars.begin(), scalars.begin() + own), *tables,
+                    &scalars[own]);
+  } else {
+    multi_mul(sum, ge, scalars);
+  }
   return sum.inf || fe_is_zero(sum.z) ? 1 : 0;
 }
 

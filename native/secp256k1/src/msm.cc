@@ -8,6 +8,9 @@
 //    running sums. Windows go from the top, with c doublings between them.
 #include "msm.h"
 
+#include <cstring>
+#include <mutex>
+
 namespace msm {
 
 namespace {
@@ -61,6 +64,7 @@ double pippenger_cost(size_t points, int bits, int* width) {
 const int WNAF_W = 5;                     // digits odd, |d| < 16: tables of 8 odd multiples
 const int TABLE = 1 << (WNAF_W - 2);      // 8
 const int WNAF_LEN = 258;
+const int FIXED_W = FIXED_WINDOW;
 
 // Strauss' cost: one doubling (~9) per bit, a mixed addition (~11) per non-zero digit (one in
 // about WNAF_W + 1 bits), the tables (7 general additions and a doubling per point) and their
@@ -112,36 +116,37 @@ void to_affine_all(Ge* out, const Gej* in, size_t count) {
   }
 }
 
-// Strauss: one doubling chain shared by all points, each adding its wNAF digits from a table
-// of odd multiples P, 3P, ..., 15P (affine, for mixed additions).
-void strauss(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>& scalars) {
-  const size_t n = points.size();
-  std::vector<Gej> jac(n * TABLE);
+// Odd multiples P, 3P, ..., (2 size - 1)P of every point, affine, `size` per point. A multiple
+// is infinite only if the point's order divides it: impossible for odd multiples below the
+// prime group order, so every Z is invertible.
+void odd_multiples(Ge* out, const Ge* points, size_t n, int size) {
+  std::vector<Gej> jac(n * size);
   for (size_t k = 0; k < n; k++) {
     Gej p2;
-    gej_set_ge(jac[k * TABLE], points[k]);
-    gej_double(p2, jac[k * TABLE]);
-    for (int i = 1; i < TABLE; i++) gej_add(jac[k * TABLE + i], jac[k * TABLE + i - 1], p2);
+    gej_set_ge(jac[k * size], points[k]);
+    gej_double(p2, jac[k * size]);
+    for (int i = 1; i < size; i++) gej_add(jac[k * size + i], jac[k * size + i - 1], p2);
   }
-  // A multiple is infinite only if the point's order divides it: impossible for odd multiples
-  // below 16 on a curve of prime order, so every Z is invertible.
-  std::vector<Ge> table(n * TABLE);
-  to_affine_all(table.data(), jac.data(), jac.size());
-  std::vector<int8_t> digits(n * WNAF_LEN);
-  int top = 0;
-  for (size_t k = 0; k < n; k++) {
-    int t = wnaf(&digits[k * WNAF_LEN], scalars[k], WNAF_W);
-    if (t > top) top = t;
-  }
+  to_affine_all(out, jac.data(), jac.size());
+}
+
+// One Strauss term: a scalar's NAF digits and the table of its point's odd multiples.
+struct Term {
+  const Ge* table;
+  const int8_t* digits;
+};
+
+// The shared doubling chain: from the highest digit down, double, then add each term's digit.
+void strauss_terms(Gej& r, const std::vector<Term>& terms, int top) {
   gej_set_inf(r);
   for (int bit = top - 1; bit >= 0; bit--) {
     gej_double(r, r);
-    for (size_t k = 0; k < n; k++) {
-      int d = digits[k * WNAF_LEN + bit];
+    for (const Term& t : terms) {
+      int d = t.digits[bit];
       if (d > 0) {
-        gej_add_ge(r, r, table[k * TABLE + (d - 1) / 2]);
+        gej_add_ge(r, r, t.table[(d - 1) / 2]);
       } else if (d < 0) {
-        Ge neg = table[k * TABLE + (-d - 1) / 2];
+        Ge neg = t.table[(-d - 1) / 2];
         fe_neg(neg.y, neg.y);
         gej_add_ge(r, r, neg);
       }
@@ -149,7 +154,63 @@ void strauss(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>& s
   }
 }
 
+// Strauss over points with per-call width-5 tables, plus optional fixed points with their
+// precomputed width-FIXED_W tables.
+void strauss(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>& scalars,
+             const FixedTables* fixed = nullptr, const Scalar* fixed_scalars = nullptr) {
+  const size_t n = points.size();
+  const size_t m = fixed == nullptr ? 0 : fixed->count;
+  std::vector<Ge> table(n * TABLE);
+  odd_multiples(table.data(), points.data(), n, TABLE);
+  std::vector<int8_t> digits((n + m) * WNAF_LEN);
+  std::vector<Term> terms;
+  int top = 0;
+  for (size_t k = 0; k < n + m; k++) {
+    const bool own = k < n;
+    int8_t* d = &digits[k * WNAF_LEN];
+    int t = own ? wnaf(d, scalars[k], WNAF_W) : wnaf(d, fixed_scalars[k - n], FIXED_W);
+    if (t == 0) continue;
+    if (t > top) top = t;
+    terms.push_back({own ? &table[k * TABLE] : &fixed->entries[(k - n) * FIXED_TABLE], d});
+  }
+  strauss_terms(r, terms, top);
+}
+
 }  // namespace
+
+std::shared_ptr<const FixedTables> fixed_tables(const uint8_t* xy, size_t count) {
+  // One cache per process, shared by worker threads: the generator set never changes in
+  // practice, so one entry suffices; a different set replaces it (callers keep their pointer).
+  static std::mutex lock;
+  static std::shared_ptr<const FixedTables> cached;
+  std::lock_guard<std::mutex> guard(lock);
+  if (cached && cached->key.size() == 64 * count &&
+      std::memcmp(cached->key.data(), xy, 64 * count) == 0)
+    return cached;
+  auto built = std::make_shared<FixedTables>();
+  std::vector<Ge> points(count);
+  for (size_t i = 0; i < count; i++) {
+    if (!ge_from_xy(points[i], xy + 64 * i)) return nullptr;
+  }
+  built->count = count;
+  built->key.assign(xy, xy + 64 * count);
+  built->entries.resize(count * FIXED_TABLE);
+  odd_multiples(built->entries.data(), points.data(), count, FIXED_TABLE);
+  cached = built;
+  return cached;
+}
+
+double fixed_strauss_cost(size_t points, size_t fixed) {
+  return strauss_cost(points, 256) + fixed * 11.0 * 256 / (FIXED_W + 1);
+}
+
+double pippenger_estimate(size_t points) { return pippenger_cost(points, 256, nullptr); }
+
+void multi_mul_fixed(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>& scalars,
+                     const FixedTables& fixed, const Scalar* fixed_scalars) {
+  strauss(r, points, scalars, &fixed, fixed_scalars);
+}
+
 
 void scalar_from_bytes(Scalar& r, const uint8_t* b) {
   for (int i = 0; i < 4; i++) {
