@@ -36,6 +36,9 @@ import { basic, ownerSecret, removeHome } from '../support/node_process.js';
 import { SPEND_FEE, spendCoinbase } from '../support/spend.js';
 
 const SHARED = 3;
+/** The template refreshes for a pool change 5 s after its last build at the latest; margin for
+ * a busy machine. */
+const TEMPLATE_WAIT_MS = 15_000;
 
 async function validateChain(node: KillableNode): Promise<JsonValue> {
   const r = await fetch(`${node.url}/v2/owner`, {
@@ -101,6 +104,7 @@ async function mineTx(
   await waitFor(
     'the template lists the transaction',
     async () => (await templateTxCount(node)) === 1,
+    TEMPLATE_WAIT_MS,
   );
   const block = await mineBlock(node.url, { keyIndex, value: AUTO_REWARD + SPEND_FEE });
   assert.deepEqual(block.body.inputs, tx.body.inputs);
@@ -223,6 +227,7 @@ describe('forks and reorgs over HTTP', { timeout: 300_000 }, () => {
       await waitFor(
         'the template lists the transaction',
         async () => (await templateTxCount(n)) === 1,
+        TEMPLATE_WAIT_MS,
       );
     const cb = autoCoinbase(160);
     const [ra, rb] = [await stateHeader(a, cb), await stateHeader(b, cb)];
