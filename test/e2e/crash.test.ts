@@ -7,7 +7,8 @@
 //
 // The schedule comes from a seeded PRNG; the seed is printed, and CRASH_SEED=<n> replays it
 // (the moments are fractions of measured submit times, so a replay is close, not exact).
-// Each life costs a node start (about a second, more on a busy machine): hence the timeout.
+// Each life costs a node start and a first block that warms the verification workers (about
+// 2 s of CPU; 4–8 s of wall time on a busy 2-core machine): hence the generous timeout.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
