@@ -75,7 +75,7 @@ class Scanner {
   /** Consumes `word` exactly, after whitespace. */
   word(word: string): boolean {
     this.peek();
-    if (!this.s.startsWith(word, this.at)) return false;
+    if (!same(this.s, this.at, word)) return false;
     this.at += word.length;
     return true;
   }
@@ -121,15 +121,23 @@ class Scanner {
   }
 }
 
+/** Whether `word` is at `at` in `s` (a loop: far cheaper than startsWith for a few chars). */
+function same(s: string, at: number, word: string): boolean {
+  if (at + word.length > s.length) return false;
+  for (let k = 0; k < word.length; k++)
+    if (s.charCodeAt(at + k) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 /** The four keys of a call, written without escapes; anything else is 0. */
 function keyBit(s: string, start: number, end: number): number {
   switch (end - start) {
     case 2:
-      return s.startsWith('id', start) ? ID : 0;
+      return same(s, start, 'id') ? ID : 0;
     case 6:
-      return s.startsWith('method', start) ? METHOD : s.startsWith('params', start) ? PARAMS : 0;
+      return same(s, start, 'method') ? METHOD : same(s, start, 'params') ? PARAMS : 0;
     case 7:
-      return s.startsWith('jsonrpc', start) ? JSONRPC : 0;
+      return same(s, start, 'jsonrpc') ? JSONRPC : 0;
     default:
       return 0;
   }

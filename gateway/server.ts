@@ -153,7 +153,12 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
    */
   const bodyDone = (ex: Exchange, op: Operation, body: Buffer, copied: boolean): void => {
     ex.reading = false; // once running, the slot is held until the answer, even if the client goes away
-    const now = dispatcher.answerNow(op, body);
+    let now: HttpResponse | undefined;
+    try {
+      now = dispatcher.answerNow(op, body);
+    } catch {
+      now = undefined; // never throw out of a uWS callback: the full path answers instead
+    }
     if (now !== undefined) {
       inFlight--;
       sendNow(ex, now);
