@@ -51,7 +51,7 @@ class Exchange {
   readonly res: UwsResponse;
   readonly method: string;
   readonly path: string;
-  /** '' for JSON-RPC surfaces, which never read it. */
+  /** '' on JSON-RPC surfaces, which never read it. */
   query = '';
   /** Read only where a credential guards the route. */
   authorization: string | undefined = undefined;
@@ -220,7 +220,7 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
     });
     const { route, op } = resolution;
     ex.authorization = resolution.authorization;
-    if ('rest' in op) ex.query = req.getQuery() ?? '';
+    if (!('rpc' in op)) ex.query = req.getQuery() ?? '';
     if (method === 'post')
       readBody(ex, op, route.maxBody, Number(req.getHeader('content-length') || '0'));
     else {
