@@ -107,6 +107,7 @@ export class MsmTerms {
   }
 
   private scalar(records: Records, s: bigint): void {
+    if (s < 0n || s >> 256n !== 0n) throw new RangeError('scalar outside [0, 2^256)');
     const at = records.next();
     writeScalar(records.view, at, s);
   }

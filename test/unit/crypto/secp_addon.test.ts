@@ -217,6 +217,8 @@ describe('native secp256k1 backend', { skip }, () => {
     offCurve.addEncoded(0x02, be32(p.x), 0, 1n);
     offCurve.addAffine(p.x, (p.y + 1n) % FIELD_P, 1n);
     assert.equal(offCurve.evaluate(native), -2);
+    assert.throws(() => terms.addAffine(p.x, p.y, -1n), RangeError);
+    assert.throws(() => terms.addAffine(p.x, p.y, 1n << 256n), RangeError);
   });
 
   it('refuses wrong argument types and lengths with TypeError / RangeError', () => {
