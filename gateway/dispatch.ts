@@ -130,6 +130,7 @@ export class Dispatcher {
         handleJsonRpc(req.body, table, usage),
       );
     }
+    if ('peers' in op) return this.ops.peersRest(op.peers, req);
     try {
       return respond(200, stringifyJson(await this.ops[op.rest](), { pretty: true }));
     } catch (e) {

@@ -12,12 +12,13 @@ import type { CoinbaseData } from '../core/serde/mining.js';
 import type { Block } from '../core/types/block.js';
 import type { Transaction } from '../core/types/transaction.js';
 import { isBusy } from './errors.js';
+import { type PeerOperations, peerOperations } from './peer_ops.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
 import { TemplateCache } from './template_cache.js';
 import { statusView, tipView, versionView } from './views.js';
 
-export interface Operations {
+export interface Operations extends PeerOperations {
   /** Parameters of the chain served (encodings depend on them). */
   readonly chainParams: ChainParams;
   routeIndex(): Promise<JsonValue>;
@@ -154,5 +155,6 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
     },
     ...poolOperations(services, CHAIN_PARAMS[identity.chainType]),
     ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
+    ...peerOperations(services, identity.chainType),
   };
 }

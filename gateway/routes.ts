@@ -3,6 +3,8 @@
 // the operation for each verb, and its body cap. Patterns whose operations are not served yet
 // keep their place (so auth and 404-after-auth behave as in Epic) with no verbs.
 
+import type { PeerRestOp } from './peer_ops.js';
+
 export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
 export type RestOp =
   | 'routeIndex'
@@ -13,7 +15,11 @@ export type RestOp =
   | 'validateChain'
   | 'compactChain';
 export type RpcSurface = 'owner' | 'foreign' | 'tor';
-export type Operation = { readonly rest: RestOp } | { readonly rpc: RpcSurface };
+/** `/v1/peers/...`: answered whole by gateway/peer_ops.ts (the path names the peer). */
+export type Operation =
+  | { readonly rest: RestOp }
+  | { readonly rpc: RpcSurface }
+  | { readonly peers: PeerRestOp };
 
 export interface Route {
   readonly pattern: string;
@@ -56,10 +62,10 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/kerneldownload'),
   v1('/v1/pool'),
   v1('/v1/pool/push_tx', {}, RPC_MAX_BODY),
-  v1('/v1/peers/all'),
-  v1('/v1/peers/connected'),
-  v1('/v1/peers/onion_addresses'),
-  v1('/v1/peers/**'),
+  v1('/v1/peers/all', { get: { peers: 'all' } }),
+  v1('/v1/peers/connected', { get: { peers: 'connected' } }),
+  v1('/v1/peers/onion_addresses', { get: { peers: 'onionAddresses' } }),
+  v1('/v1/peers/**', { get: { peers: 'peer' }, post: { peers: 'command' } }),
   v1('/v1/version', { get: { rest: 'version' } }),
   v1('/v1/mining/block_template', { get: { rest: 'blockTemplate' } }),
   { pattern: '/v2/', surface: 'index', get: { rest: 'routeIndex' }, maxBody: SMALL_BODY },

@@ -1,6 +1,7 @@
 // What the gateway may ask of the actors: one typed `ask` per actor, and the latest state they
 // publish. The node wires these to the runtime; tests may wire them to in-thread actors.
 import type { ChainHeadInfo, ChainProtocol } from '../actors/chain/messages.js';
+import type { PeersProtocol } from '../actors/peers/messages.js';
 import type { PoolProtocol } from '../actors/pool/messages.js';
 
 /** An actor protocol: message kind → request and reply types. */
@@ -14,6 +15,7 @@ export type Ask<P extends ProtocolShape<P>> = <K extends keyof P & string>(
 export interface Services {
   readonly chain: Ask<ChainProtocol>;
   readonly pool: Ask<PoolProtocol>;
+  readonly peers: Ask<PeersProtocol>;
   /** The pool's published generation: changes whenever its transactions do (0 before any). */
   readonly poolGeneration: () => number;
   /**

@@ -2,6 +2,7 @@
 // gateway, and runs until SIGINT/SIGTERM, then shuts down in order (stop accepting, drain,
 // close the databases).
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
+import { peersActor } from '../actors/peers/messages.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
@@ -54,6 +55,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       verifierThreads: 1,
     },
   });
+  const peers = await system.spawn(peersActor, { name: 'peers', init: { dbRoot: config.dbRoot } });
   let head: ChainHeadInfo | null = null;
   chain.watch('head', (h) => {
     head = h;
@@ -69,6 +71,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   const services: Services = {
     chain: (kind, body) => chain.ask(kind, body),
     pool: (kind, body) => pool.ask(kind, body),
+    peers: (kind, body) => peers.ask(kind, body),
     head: () => head,
     poolGeneration: () => poolGeneration,
   };

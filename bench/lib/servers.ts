@@ -34,6 +34,7 @@ function nodeHttp(dbRoot: string, secret: string): void {
   const head = chain.getHead();
   const services: Services = {
     chain: async (kind) => (kind === 'getTip' ? chain.getTip() : chain.getHead()) as never,
+    peers: refuse as never,
     head: () => head,
   };
   const dispatcher = new Dispatcher(

@@ -1,6 +1,7 @@
 // The JSON-RPC method tables of `/v2/owner`, `/v2/foreign` and `/v2/tor`: name, parameters and
 // the operation each runs. Methods of the spec not listed here answer -32601 until served
 // (README, "What is served").
+import { type PeerAddr, parseSocketAddr } from '../../actors/peers/addr.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { blockFromJson } from '../../core/serde/block.js';
 import { coinbaseDataFromJson } from '../../core/serde/mining.js';
@@ -37,6 +38,15 @@ function optionalBool(v: JsonValue): boolean {
   throw new TypeError('expected a boolean or null');
 }
 
+/** Epic's `SocketAddr` parameter: an `ip:port` string (a bare IP does not deserialize). */
+function socketAddr(v: JsonValue): PeerAddr {
+  const addr = typeof v === 'string' ? parseSocketAddr(v) : null;
+  if (addr === null) throw new TypeError('expected a socket address string');
+  return addr;
+}
+
+const optionalSocketAddr = (v: JsonValue): PeerAddr | null => (v === null ? null : socketAddr(v));
+
 export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTable>> {
   const params = ops.chainParams;
   const pushTransaction: RpcMethod = {
@@ -52,6 +62,11 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
       noParams('get_status', ops.status, true),
       noParams('validate_chain', ops.validateChain),
       noParams('compact_chain', ops.compactChain),
+      oneParam('get_peers', 'peer_addr', optionalSocketAddr, ops.getPeers),
+      noParams('get_connected_peers', ops.connectedPeers),
+      oneParam('ban_peer', 'peer_addr', socketAddr, ops.banPeer),
+      oneParam('unban_peer', 'peer_addr', socketAddr, ops.unbanPeer),
+      noParams('get_onion_addresses', ops.onionAddresses),
     ]),
     foreign: methodTable([
       noParams('get_tip', ops.tip, true),

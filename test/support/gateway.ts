@@ -27,6 +27,7 @@ export function startHeadGateway(
     services: {
       chain: (() => Promise.reject(new Error('head reads must not ask the actor'))) as never,
       pool: (() => Promise.reject(new Error('head reads must not ask the pool'))) as never,
+      peers: (() => Promise.reject(new Error('head reads must not ask the peers'))) as never,
       head,
       poolGeneration: () => 0,
     },

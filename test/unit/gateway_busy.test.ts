@@ -43,6 +43,7 @@ describe('gateway back-pressure', () => {
       chain: (async (kind: string) =>
         kind === 'getTip' ? (await slowHead()).tip : slowHead()) as Services['chain'],
       pool: (() => Promise.reject(new Error('no pool in this test'))) as never,
+      peers: (() => Promise.reject(new Error('no peers in this test'))) as never,
       // Nothing published: every request goes to the (slow) actor.
       head: () => null,
       poolGeneration: () => 0,
