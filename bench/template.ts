@@ -79,15 +79,16 @@ function tipLine(name: string, s: PollStats): Measurement {
 }
 
 /**
- * fetch may reuse a keep-alive socket the node closed as idle during the load; the retry finds
- * a fresh one.
+ * fetch may reuse a keep-alive socket the node closed during the load phase; mining only reads
+ * (template, finalize), so a failed attempt is simply made again.
  */
 async function mineAfterLoad(url: string): Promise<Block> {
-  try {
-    return await mineBlock(url);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    return mineBlock(url);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await mineBlock(url);
+    } catch (e) {
+      if (!(e instanceof TypeError) || attempt === 3) throw e;
+    }
   }
 }
 
