@@ -17,7 +17,7 @@ struct Scalar {
 // 32 big-endian bytes -> scalar, reduced mod n (every 256-bit value is below 2n).
 void scalar_from_bytes(Scalar& r, const uint8_t* b);
 
-// r = sum scalars[k] * points[k] (Pippenger's bucket method with signed windows).
+// r = sum scalars[k] * points[k]: Strauss for few points, Pippenger (signed windows) for many.
 void multi_mul(Gej& r, const std::vector<Ge>& points, const std::vector<Scalar>& scalars);
 
 // NAF width of the precomputed tables of fixed points: odd multiples up to 127 P.
