@@ -5,9 +5,8 @@
 import { join } from 'node:path';
 import type { ChainEvents, ChainProtocol } from '../actors/chain/messages.js';
 import { type MinerEvent, MinerLoop } from '../actors/miner/loop.js';
-import { type CoinbaseBytes, minerActor } from '../actors/miner/messages.js';
+import { minerActor } from '../actors/miner/messages.js';
 import type { ServerConfig } from '../config/types.js';
-import type { JsonValue } from '../core/json/value.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import type { ActorRef, ActorSystem } from '../runtime/index.js';
 import { log } from './log.js';
@@ -66,21 +65,15 @@ function report(event: MinerEvent): void {
   }
 }
 
-/**
- * Steps 1 and 2 of the mining flow as the node serves them: the chain's template and
- * finalization with the pool's mineable transactions (node/server.ts wires the pool in).
- */
-export interface TemplateSource {
-  blockTemplate(): Promise<JsonValue>;
-  finalizeTemplate(coinbase: CoinbaseBytes): Promise<JsonValue>;
-}
+/** The pool's mineable transactions in protocol-v2 bytes (node/server.ts asks the pool). */
+export type Mineable = () => Promise<Uint8Array[]>;
 
 /** Starts the test miner when the config asks for it; null otherwise. */
 export async function startTestMiner(
   config: ServerConfig,
   system: ActorSystem,
   chain: ActorRef<ChainProtocol, ChainEvents>,
-  templates: TemplateSource,
+  mineable: Mineable,
 ): Promise<TestMiner | null> {
   if (!config.runTestMiner) return null;
   const progpowCacheDir =
@@ -97,10 +90,15 @@ export async function startTestMiner(
   chain.watch('head', (h) => {
     head = h.tip.lastBlockPushed;
   });
+  // Step 2 finalizes with the transactions step 1 listed: the coinbase was built for their fees.
+  let listed: Uint8Array[] = [];
   const loop = new MinerLoop(
     {
-      blockTemplate: () => templates.blockTemplate(),
-      finalizeTemplate: (cb) => templates.finalizeTemplate(cb),
+      blockTemplate: async () => {
+        listed = await mineable();
+        return chain.ask('blockTemplate', { txs: listed });
+      },
+      finalizeTemplate: (cb) => chain.ask('finalizeTemplate', { ...cb, txs: listed }),
       submitBlock: (block) => chain.ask('submitBlock', { block }),
       headHash: () => head,
     },

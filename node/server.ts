@@ -102,13 +102,8 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   announceApi(config, addr, tls !== null);
   let miner: TestMiner | null = null;
   try {
-    // Both steps read the pool's mineable transactions afresh, as the HTTP flow does.
     const mineable = async () => (await pool.ask('mineable', {})).txs;
-    miner = await startTestMiner(config, system, chain, {
-      blockTemplate: async () => chain.ask('blockTemplate', { txs: await mineable() }),
-      finalizeTemplate: async (cb) =>
-        chain.ask('finalizeTemplate', { ...cb, txs: await mineable() }),
-    });
+    miner = await startTestMiner(config, system, chain, mineable);
   } catch (e) {
     gateway.close();
     await system.shutdown();
