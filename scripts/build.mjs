@@ -1,14 +1,15 @@
 // Compiles TypeScript into dist/ (a clean build, so deleted sources leave no stale output) and
 // the native addons when their sources changed since `npm ci` built them. Under CI a failed
-// addon build is fatal; elsewhere the node runs without it (RandomX verification unavailable).
+// addon build is fatal; elsewhere the node runs without them (RandomX verification unavailable;
+// signatures and range proofs verified by the slower JavaScript arithmetic).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, root, run } from './lib.mjs';
 
 export function build() {
   const addonArgs = ['--if-needed', ...(process.env.CI ? ['--strict'] : [])];
-  log('native: randomx addon');
-  run(process.execPath, [join(root, 'native', 'randomx', 'build.mjs'), ...addonArgs]);
+  log('native: randomx and secp256k1 addons');
+  run(process.execPath, [join(root, 'native', 'build.mjs'), ...addonArgs]);
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   log('typescript: tsc -p tsconfig.json');
   run(process.execPath, [

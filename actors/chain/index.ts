@@ -1,11 +1,15 @@
 // The chain actor: owns the chain database and a verification pool; runs on its own thread in
 // the node process.
+
+import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
 import { ChainService } from './service.js';
 import { poolVerifier } from './verifier.js';
 
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
+  // Commitment sums and point decoding in this thread (block sums, validate_chain) go native too.
+  installSecpBackend();
   const pool = new WorkPool(
     init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
   );
@@ -21,6 +25,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       finalizeTemplate: (req) => chain.finalizeTemplate(req.output, req.kernel, req.txs),
       validateChain: () => chain.validateChain(),
       compactChain: () => chain.compactChain(),
+      read: (req) => chain.read(req),
     },
     () => {
       chain.close();

@@ -1,5 +1,7 @@
 // The pool actor: owns the txpool and stempool; reads the chain's committed state; runs on its
 // own thread in the node process.
+
+import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { PoolEvents, PoolInit, PoolProtocol } from './messages.js';
 import { PoolService } from './service.js';
@@ -8,6 +10,7 @@ import { PoolService } from './service.js';
 const MONITOR_MS = 10_000;
 
 export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (init, ctx) => {
+  installSecpBackend();
   const workers = new WorkPool(
     init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
   );
