@@ -11,6 +11,7 @@ import { writeKernel, writeOutput, writeTransaction } from '../core/ser/transact
 import type { CoinbaseData } from '../core/serde/mining.js';
 import type { Block } from '../core/types/block.js';
 import type { Transaction } from '../core/types/transaction.js';
+import { type ChainReadOperations, chainReadOperations } from './chain_reads.js';
 import { isBusy } from './errors.js';
 import { type PeerOperations, peerOperations } from './peer_ops.js';
 import { ROUTE_INDEX } from './routes.js';
@@ -18,7 +19,7 @@ import type { Services } from './services.js';
 import { TemplateCache } from './template_cache.js';
 import { statusView, tipView, versionView } from './views.js';
 
-export interface Operations extends PeerOperations {
+export interface Operations extends PeerOperations, ChainReadOperations {
   /** Parameters of the chain served (encodings depend on them). */
   readonly chainParams: ChainParams;
   routeIndex(): Promise<JsonValue>;
@@ -153,6 +154,7 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
       await services.chain('compactChain', {});
       return null;
     },
+    ...chainReadOperations(services),
     ...poolOperations(services, CHAIN_PARAMS[identity.chainType]),
     ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
     ...peerOperations(services, identity.chainType),

@@ -28,7 +28,58 @@ export interface SubmitReply {
   readonly status: BlockStatus;
 }
 
+/** Which block a read names: Epic's height → hash → unspent-output-commitment order. */
+export type BlockRef =
+  | { readonly height: bigint }
+  | { readonly hash: Uint8Array }
+  | { readonly commit: Uint8Array };
+
+/** The chain reads of the node API (queries.ts); every field already checked by the gateway. */
+export type ChainRead =
+  | { readonly kind: 'header'; readonly by: BlockRef }
+  | { readonly kind: 'block'; readonly by: BlockRef }
+  /** Inclusive heights; the gateway caps the span. */
+  | { readonly kind: 'blocks'; readonly start: bigint; readonly end: bigint }
+  | {
+      readonly kind: 'kernel';
+      readonly excess: Uint8Array;
+      readonly minHeight: bigint | null;
+      readonly maxHeight: bigint | null;
+    }
+  | { readonly kind: 'lastKernels'; readonly n: bigint }
+  | {
+      readonly kind: 'outputs';
+      readonly commits: readonly Uint8Array[];
+      /** Both heights, or null: Epic ignores a lone one. */
+      readonly heights: { readonly start: bigint; readonly end: bigint } | null;
+      readonly includeProof: boolean;
+      readonly includeMerkleProof: boolean;
+    }
+  | {
+      readonly kind: 'unspentOutputs';
+      readonly start: bigint;
+      readonly end: bigint | null;
+      readonly max: bigint;
+      readonly includeProof: boolean;
+    }
+  | { readonly kind: 'pmmrIndices'; readonly start: bigint; readonly end: bigint | null }
+  | { readonly kind: 'roots' }
+  | {
+      readonly kind: 'lastLeafHashes';
+      readonly mmr: 'output' | 'rangeproof' | 'kernel';
+      readonly n: bigint;
+    }
+  | { readonly kind: 'currentMerkleProof'; readonly commit: Uint8Array };
+
+/** A read's outcome as plain data: the payload, or Epic's API error variant. */
+export type ReadResult =
+  | { readonly ok: JsonValue }
+  | { readonly err: 'NotFound' }
+  | { readonly err: 'Argument' | 'Internal'; readonly message: string };
+
 export interface ChainProtocol {
+  /** The node API's chain reads (node-api reference §4.1–4.8, §6). */
+  read: { req: ChainRead; res: ReadResult };
   getTip: { req: Empty; res: ChainTip };
   getHead: { req: Empty; res: ChainHeadInfo };
   /** A block in protocol-v2 bytes; refused with a ChainError carrying Epic's text. */

@@ -12,10 +12,18 @@ import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/m
 import type { Transaction } from '../../core/types/transaction.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
-import type { ChainHeadInfo, ChainInit, ChainTip, SubmitReply } from './messages.js';
+import type {
+  ChainHeadInfo,
+  ChainInit,
+  ChainRead,
+  ChainTip,
+  ReadResult,
+  SubmitReply,
+} from './messages.js';
 import { blockTemplate, finalizeTemplate } from './mining.js';
 import { OrphanPool } from './orphans.js';
 import { type PipelineContext, processBlock } from './pipeline.js';
+import { ChainQueries } from './queries.js';
 import { ChainStore } from './store.js';
 import { validateChain } from './validate.js';
 
@@ -32,6 +40,7 @@ export class ChainService {
   private readonly ctx: PipelineContext;
   private readonly orphans = new OrphanPool();
   private readonly archiveMode: boolean;
+  private readonly queries: ChainQueries;
   /** Blocks are processed one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -39,6 +48,7 @@ export class ChainService {
     this.params = CHAIN_PARAMS[init.chainType];
     this.archiveMode = init.archiveMode;
     this.store = new ChainStore(init.dbRoot, this.params);
+    this.queries = new ChainQueries(this.store);
     this.ctx = {
       store: this.store,
       params: this.params,
@@ -131,6 +141,11 @@ export class ChainService {
   validateChain(): null {
     validateChain(this.store);
     return null;
+  }
+
+  /** The node API's chain reads (queries.ts). */
+  read(q: ChainRead): ReadResult {
+    return this.queries.run(q);
   }
 
   close(): void {

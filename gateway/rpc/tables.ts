@@ -4,6 +4,7 @@
 import { type PeerAddr, parseSocketAddr } from '../../actors/peers/addr.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { blockFromJson } from '../../core/serde/block.js';
+import { asU64 } from '../../core/serde/fields.js';
 import { coinbaseDataFromJson } from '../../core/serde/mining.js';
 import { transactionFromJson } from '../../core/serde/transaction.js';
 import type { Transaction } from '../../core/types/transaction.js';
@@ -47,6 +48,92 @@ function socketAddr(v: JsonValue): PeerAddr {
 
 const optionalSocketAddr = (v: JsonValue): PeerAddr | null => (v === null ? null : socketAddr(v));
 
+/** A method of several parameters, each decoded by its decoder (a throw is -32602). */
+const params = (
+  name: string,
+  decoders: ReadonlyArray<readonly [string, (v: JsonValue) => unknown]>,
+  run: (args: readonly unknown[]) => Promise<JsonValue>,
+): RpcMethod => ({ name, params: decoders.map(([p, decode]) => ({ name: p, decode })), run });
+
+const u64 = (v: JsonValue): bigint => asU64(v, 'param');
+const optionalU64 = (v: JsonValue): bigint | null => (v === null ? null : u64(v));
+function str(v: JsonValue): string {
+  if (typeof v !== 'string') throw new TypeError('expected a string');
+  return v;
+}
+const optionalStr = (v: JsonValue): string | null => (v === null ? null : str(v));
+function optionalStrings(v: JsonValue): string[] | null {
+  if (v === null) return null;
+  if (!Array.isArray(v)) throw new TypeError('expected an array of strings');
+  return v.map(str);
+}
+
+/** get_header … get_pmmr_indices (node-api reference §4.1–4.8). */
+function chainReadMethods(ops: Operations): RpcMethod[] {
+  type A = readonly unknown[];
+  const byBlock = [
+    ['height', optionalU64],
+    ['hash', optionalStr],
+    ['commit', optionalStr],
+  ] as const;
+  const u = (a: A, i: number) => a[i] as bigint | null;
+  const s = (a: A, i: number) => a[i] as string | null;
+  return [
+    params('get_header', byBlock, (a) => ops.getHeader(u(a, 0), s(a, 1), s(a, 2))),
+    params('get_block', byBlock, (a) => ops.getBlock(u(a, 0), s(a, 1), s(a, 2))),
+    params(
+      'get_blocks',
+      [
+        ['start_height', optionalU64],
+        ['end_height', optionalU64],
+        ['hash', optionalStr],
+        ['commit', optionalStr],
+      ],
+      (a) => ops.getBlocks(u(a, 0), u(a, 1), s(a, 2), s(a, 3)),
+    ),
+    params(
+      'get_kernel',
+      [
+        ['excess', str],
+        ['min_height', optionalU64],
+        ['max_height', optionalU64],
+      ],
+      (a) => ops.getKernel(a[0] as string, u(a, 1), u(a, 2)),
+    ),
+    oneParam('get_last_n_kernels', 'distance', u64, ops.lastKernels),
+    params(
+      'get_outputs',
+      [
+        ['commits', optionalStrings],
+        ['start_height', optionalU64],
+        ['end_height', optionalU64],
+        ['include_proof', optionalBool],
+        ['include_merkle_proof', optionalBool],
+      ],
+      (a) =>
+        ops.getOutputs(a[0] as string[] | null, u(a, 1), u(a, 2), a[3] as boolean, a[4] as boolean),
+    ),
+    params(
+      'get_unspent_outputs',
+      [
+        ['start_index', u64],
+        ['end_index', optionalU64],
+        ['max', u64],
+        ['include_proof', optionalBool],
+      ],
+      (a) => ops.unspentOutputs(a[0] as bigint, u(a, 1), a[2] as bigint, a[3] as boolean),
+    ),
+    params(
+      'get_pmmr_indices',
+      [
+        ['start_block_height', u64],
+        ['end_block_height', optionalU64],
+      ],
+      (a) => ops.pmmrIndices(a[0] as bigint, u(a, 1)),
+    ),
+  ];
+}
+
 export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTable>> {
   const params = ops.chainParams;
   const pushTransaction: RpcMethod = {
@@ -69,6 +156,7 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
       noParams('get_onion_addresses', ops.onionAddresses),
     ]),
     foreign: methodTable([
+      ...chainReadMethods(ops),
       noParams('get_tip', ops.tip, true),
       noParams('get_version', ops.version, true),
       noParams('get_pool_size', ops.poolSize),

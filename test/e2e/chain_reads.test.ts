@@ -1,0 +1,371 @@
+// The chain reads of /v2/foreign against a chain mined here on the real node (automated testing,
+// Cuckatoo-only): blocks 1–6, block 5 carrying a transaction that spends block 1's coinbase.
+// Bodies are compared whole, as text. Chain-dependent facts (which outputs are spent, MMR
+// positions, Merkle proofs) are recomputed here from the mined blocks with an in-memory MMR.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { equalBytes, toHex } from '../../core/bytes.js';
+import { genesisBlock } from '../../core/genesis.js';
+import { parseJson } from '../../core/json/parse.js';
+import { stringifyJson } from '../../core/json/stringify.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { MemBackend } from '../../core/mmr/mem_backend.js';
+import { readMerkleProof } from '../../core/mmr/merkle_proof.js';
+import { Mmr } from '../../core/mmr/mmr.js';
+import { encode } from '../../core/ser/codec.js';
+import { headerHash } from '../../core/ser/header.js';
+import { writeInput } from '../../core/ser/transaction.js';
+import { blockPrintable, headerPrintable } from '../../core/serde/printable_block.js';
+import {
+  locatedKernel,
+  outputListing,
+  outputPrintable,
+} from '../../core/serde/printable_output.js';
+import { kernelToJson, transactionToJson } from '../../core/serde/transaction.js';
+import type { Block } from '../../core/types/block.js';
+import type { Output } from '../../core/types/transaction.js';
+import { type KillableNode, startKillable } from '../support/killable_node.js';
+import { AUTO, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
+import { removeHome } from '../support/node_process.js';
+import { spendCoinbase } from '../support/spend.js';
+
+let node: KillableNode;
+/** blocks[h] is the block at height h (0: genesis). */
+const blocks: Block[] = [genesisBlock('automated')];
+const spentTx = spendCoinbase(1);
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function mineNext(): Promise<void> {
+  const block = await mineBlock(node.url);
+  assert.deepEqual((await submit(node.url, block)).body.result, { Ok: null });
+  blocks.push(block);
+}
+
+/** The whole reply text, as the node must print it. */
+async function call(method: string, params: JsonValue[]): Promise<string> {
+  const r = await fetch(`${node.url}/v2/foreign`, {
+    method: 'POST',
+    body: stringifyJson({ jsonrpc: '2.0', method, params, id: 1 }),
+  });
+  assert.equal(r.status, 200);
+  return r.text();
+}
+
+const text = (v: JsonValue) => stringifyJson(v, { pretty: true, sortKeys: true });
+const ok = (v: JsonValue) => text({ id: 1, jsonrpc: '2.0', result: { Ok: v } });
+const err = (v: JsonValue) => text({ id: 1, jsonrpc: '2.0', result: { Err: v } });
+const rpcError = (message: string) =>
+  text({ error: { code: -32602, message }, id: 1, jsonrpc: '2.0' });
+
+const hashOf = (h: number) => headerHash((blocks[h] as Block).header, AUTO);
+const commitOf = (o: Output) => toHex(o.commit);
+
+/** The output MMR rebuilt from the blocks: leaf positions, in order. */
+function outputPositions(): { output: Output; height: number; pos: bigint }[] {
+  const mmr = new Mmr(new MemBackend({ prunable: false }));
+  const out: { output: Output; height: number; pos: bigint }[] = [];
+  blocks.forEach((b, height) => {
+    for (const o of b.body.outputs) {
+      const element = encode(writeInput, o, 2, AUTO, 'hash');
+      out.push({ output: o, height, pos: mmr.push(element) });
+    }
+  });
+  return out;
+}
+
+function isSpent(o: Output): boolean {
+  return blocks.some((b) => b.body.inputs.some((i) => equalBytes(i.commit, o.commit)));
+}
+
+/** Merkle proof of the leaf at `pos` in the output MMR as it was after block `height`. */
+function merkleProofHex(pos: bigint, height: number): string {
+  const mmr = new Mmr(new MemBackend({ prunable: false }));
+  for (const b of blocks.slice(0, height + 1))
+    for (const o of b.body.outputs) mmr.push(encode(writeInput, o, 2, AUTO, 'hash'));
+  const p = mmr.merkleProof(pos);
+  return proofHex(p.mmrSize, p.path);
+}
+
+function proofHex(size: bigint, path: readonly Uint8Array[]): string {
+  const head = Buffer.alloc(16);
+  head.writeBigUInt64BE(size, 0);
+  head.writeBigUInt64BE(BigInt(path.length), 8);
+  return toHex(Buffer.concat([head, ...path]));
+}
+
+/** OutputPrintable of `o` as Epic must print it, from the rebuilt MMR. */
+function expectedOutput(o: Output, includeProof: boolean, includeMerkle: boolean): JsonValue {
+  const leaf = outputPositions().find((x) => equalBytes(x.output.commit, o.commit));
+  assert.ok(leaf !== undefined);
+  const spent = isSpent(o);
+  const merkle =
+    includeMerkle && o.features === 'Coinbase' && !spent
+      ? readMerkleProof(Buffer.from(merkleProofHex(leaf.pos, leaf.height), 'hex'))
+      : null;
+  return outputPrintable({
+    features: o.features,
+    commit: o.commit,
+    proof: o.proof,
+    unspentHeight: spent ? null : BigInt(leaf.height),
+    mmrIndex: spent ? 0n : leaf.pos,
+    includeProof,
+    merkleProof: merkle,
+  });
+}
+
+function expectedBlock(h: number): JsonValue {
+  const b = blocks[h] as Block;
+  return blockPrintable(
+    b,
+    hashOf(h),
+    b.body.outputs.map((o) => expectedOutput(o, true, true)),
+  );
+}
+
+describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
+  before(async () => {
+    node = await startKillable();
+    for (let h = 1; h <= 4; h++) await mineNext();
+    const pushed = await foreignRpc(node.url, 'push_transaction', [
+      transactionToJson(spentTx),
+      true,
+    ]);
+    assert.deepEqual(pushed.body.result, { Ok: null });
+    await until(async () => {
+      const t = (await foreignOk(node.url, 'get_block_template', [])) as {
+        transactions: unknown[];
+      };
+      return t.transactions.length === 1;
+    });
+    await mineNext(); // 5: foundation output, the transaction
+    assert.equal((blocks[5] as Block).body.inputs.length, 1);
+    await mineNext(); // 6
+  });
+  after(async () => {
+    await node?.stop();
+    if (node) removeHome(node.home);
+  });
+
+  it('get_header by height, hash and unspent output commitment', async () => {
+    const b3 = blocks[3] as Block;
+    const want = ok(headerPrintable(b3.header, hashOf(3)));
+    assert.equal(await call('get_header', [3, null, null]), want);
+    assert.equal(await call('get_header', [null, toHex(hashOf(3)), null]), want);
+    assert.equal(
+      await call('get_header', [null, null, commitOf(b3.body.outputs[0] as Output)]),
+      want,
+    );
+    // Height wins over the other two.
+    assert.equal(await call('get_header', [3, toHex(hashOf(1)), null]), want);
+  });
+
+  it('get_header errors: NotFound, Argument, bad params', async () => {
+    assert.equal(await call('get_header', [7, null, null]), err('NotFound'));
+    assert.equal(await call('get_header', [null, '00'.repeat(32), null]), err('NotFound'));
+    const spent = commitOf((blocks[1] as Block).body.outputs[0] as Output);
+    assert.equal(await call('get_header', [null, null, spent]), err('NotFound'));
+    assert.equal(
+      await call('get_header', [null, null, null]),
+      err({ Argument: 'not a valid hash, height or output commit' }),
+    );
+    assert.equal(
+      await call('get_header', [1, 'xyz', null]),
+      err({ Argument: 'invalid block hash: invalid digit found in string' }),
+    );
+    assert.equal(
+      await call('get_header', [null, null, 'zz']),
+      err({ Argument: 'Not a valid commitment, id: zz' }),
+    );
+    assert.equal(
+      await call('get_header', ['1', null, null]),
+      rpcError('InvalidArgStructure "height" at position 0.'),
+    );
+    assert.equal(
+      await call('get_header', [1]),
+      rpcError('WrongNumberOfArgs. Expected 1. Actual 3'),
+    );
+  });
+
+  it('get_block: spent and unspent outputs, proofs, Merkle proofs for unspent coinbases', async () => {
+    assert.equal(await call('get_block', [5, null, null]), ok(expectedBlock(5)));
+    assert.equal(await call('get_block', [1, null, null]), ok(expectedBlock(1)));
+    assert.equal(await call('get_block', [null, toHex(hashOf(6)), null]), ok(expectedBlock(6)));
+    assert.equal(await call('get_block', [9, null, null]), err('NotFound'));
+  });
+
+  it('get_blocks: a range, skipping missing heights; Epic errors; our cap', async () => {
+    assert.equal(
+      await call('get_blocks', [4, 9, null, null]),
+      ok([expectedBlock(4), expectedBlock(5), expectedBlock(6)]),
+    );
+    const arg = (m: string) => err({ Argument: m });
+    const order = 'Start_height must be lower or equal than end_height';
+    assert.equal(await call('get_blocks', [3, 2, null, null]), arg(order));
+    assert.equal(await call('get_blocks', [3, null, null, null]), arg(order));
+    assert.equal(
+      await call('get_blocks', [null, 3, null, null]),
+      arg('Start_height or end_height is not valid'),
+    );
+    assert.equal(
+      await call('get_blocks', [1, 2, 'q', null]),
+      arg('invalid block hash: invalid digit found in string'),
+    );
+    assert.equal(
+      await call('get_blocks', [0, 1000, null, null]),
+      arg('at most 1000 blocks per call: asked for 1001'),
+    );
+    assert.equal(
+      (parseJson(await call('get_blocks', [1, 1000, null, null])) as { result: { Ok: unknown[] } })
+        .result.Ok.length,
+      6,
+    );
+  });
+
+  it('get_kernel and get_last_n_kernels', async () => {
+    const b5 = blocks[5] as Block;
+    const k = spentTx.body.kernels[0];
+    assert.ok(k !== undefined);
+    const index = b5.body.kernels.findIndex((x) => equalBytes(x.excess, k.excess));
+    // Kernel MMR positions: one leaf per kernel of blocks 0..4, then this block's in order.
+    const before = blocks.slice(0, 5).reduce((n, b) => n + b.body.kernels.length, 0);
+    const kmmr = new Mmr(new MemBackend({ prunable: false }));
+    let pos = 0n;
+    for (let i = 0; i <= before + index; i++) pos = kmmr.push(new Uint8Array([i]));
+    const want = ok(locatedKernel(k, 5n, pos));
+    const excess = toHex(k.excess);
+    assert.equal(await call('get_kernel', [excess, null, null]), want);
+    assert.equal(await call('get_kernel', [excess, 5, 5]), want);
+    assert.equal(await call('get_kernel', [excess, 0, 6]), want);
+    assert.equal(await call('get_kernel', [excess, 6, null]), err('NotFound'));
+    assert.equal(await call('get_kernel', [excess, null, 4]), err('NotFound'));
+    assert.equal(
+      await call('get_kernel', [excess, null, 99]),
+      err({ Internal: 'Other Error: get header hash by height' }),
+    );
+    assert.equal(await call('get_kernel', ['08'.repeat(33), null, null]), err('NotFound'));
+    assert.equal(
+      await call('get_kernel', ['0g', null, null]),
+      err({ RequestError: 'invalid excess hex' }),
+    );
+    assert.equal(
+      await call('get_kernel', ['08', null, null]),
+      err({ RequestError: 'invalid excess length' }),
+    );
+
+    const b6 = blocks[6] as Block;
+    const lastOf5 = b5.body.kernels[b5.body.kernels.length - 1];
+    assert.ok(lastOf5 !== undefined && b6.body.kernels[0] !== undefined);
+    assert.equal(
+      await call('get_last_n_kernels', [2]),
+      ok([kernelToJson(b6.body.kernels[0]), kernelToJson(lastOf5)]),
+    );
+    const all = blocks
+      .flatMap((b) => b.body.kernels)
+      .reverse()
+      .map(kernelToJson);
+    assert.equal(await call('get_last_n_kernels', [1000]), ok(all));
+    assert.equal(
+      await call('get_last_n_kernels', [null]),
+      rpcError('InvalidArgStructure "distance" at position 0.'),
+    );
+  });
+
+  it('get_outputs by commitments (unknown and spent skipped) and by heights', async () => {
+    const [cb6] = (blocks[6] as Block).body.outputs;
+    const txOut = spentTx.body.outputs[0];
+    const cb1 = (blocks[1] as Block).body.outputs[0];
+    assert.ok(cb6 && txOut && cb1);
+    assert.equal(
+      await call('get_outputs', [
+        [commitOf(cb6), commitOf(cb1), '08'.repeat(33), commitOf(txOut)],
+        null,
+        null,
+        true,
+        true,
+      ]),
+      ok([expectedOutput(cb6, true, true), expectedOutput(txOut, true, true)]),
+    );
+    // Epic's wallet form: no proofs.
+    assert.equal(
+      await call('get_outputs', [[commitOf(cb6)], null, null, false, false]),
+      ok([expectedOutput(cb6, false, false)]),
+    );
+    const byHeight = [6, 5, 4].flatMap((h) =>
+      (blocks[h] as Block).body.outputs.map((o) => expectedOutput(o, false, true)),
+    );
+    assert.equal(await call('get_outputs', [null, 4, 6, null, true]), ok(byHeight));
+    assert.equal(await call('get_outputs', [null, 4, null, null, null]), ok([]));
+    assert.equal(
+      await call('get_outputs', [['08'], null, null, null, null]),
+      err({ RequestError: 'invalid commit length for 08' }),
+    );
+    assert.equal(
+      await call('get_outputs', [null, 0, 1000, null, null]),
+      err({ Argument: 'at most 1000 blocks per call: asked for 1001' }),
+    );
+    assert.equal(
+      await call('get_outputs', [[1], null, null, null, null]),
+      rpcError('InvalidArgStructure "commits" at position 0.'),
+    );
+  });
+
+  it('get_unspent_outputs walks MMR positions; get_pmmr_indices maps heights to positions', async () => {
+    const leaves = outputPositions();
+    const unspent = leaves.filter((l) => !isSpent(l.output));
+    const size = (blocks[6] as Block).header.outputMmrSize;
+    const first3 = unspent.slice(0, 3);
+    const last = first3[2];
+    assert.ok(last !== undefined);
+    assert.equal(
+      await call('get_unspent_outputs', [1, null, 3, true]),
+      ok(
+        outputListing(
+          size,
+          last.pos,
+          first3.map((l) => expectedOutput(l.output, true, false)),
+        ),
+      ),
+    );
+    assert.equal(
+      await call('get_unspent_outputs', [0, null, 100000, null]),
+      ok(
+        outputListing(
+          size,
+          size,
+          unspent.map((l) => expectedOutput(l.output, false, false)),
+        ),
+      ),
+    );
+    assert.equal(
+      await call('get_unspent_outputs', [1, 2, 100, null]),
+      ok(
+        outputListing(
+          2n,
+          2n,
+          unspent.filter((l) => l.pos <= 2n).map((l) => expectedOutput(l.output, false, false)),
+        ),
+      ),
+    );
+    const sizeAt = (h: number) => (blocks[h] as Block).header.outputMmrSize;
+    assert.equal(
+      await call('get_pmmr_indices', [2, 4]),
+      ok(outputListing(sizeAt(4), sizeAt(1) + 1n, [])),
+    );
+    assert.equal(
+      await call('get_pmmr_indices', [0, null]),
+      ok(outputListing(sizeAt(6), sizeAt(0) + 1n, [])),
+    );
+    assert.equal(await call('get_pmmr_indices', [1, 99]), err('NotFound'));
+    assert.equal(
+      await call('get_pmmr_indices', [-1, null]),
+      rpcError('InvalidArgStructure "start_block_height" at position 0.'),
+    );
+  });
+});
