@@ -27,15 +27,17 @@ function nodeHttp(dbRoot: string, secret: string): void {
   // This server only reads the head: a block reaching the verifier is a bench bug.
   const refuse = () => Promise.reject(new Error('the node:http bench server verifies no blocks'));
   const chain = new ChainService(
-    { chainType: 'automated', dbRoot, foundationPath: null, powPolicy: null },
+    { chainType: 'automated', dbRoot, foundationPath: null, powPolicy: null, archiveMode: false },
     { pow: refuse, body: refuse },
   );
   // The head read once, as the node's gateway holds the chain actor's published head.
   const head = chain.getHead();
   const services: Services = {
     chain: async (kind) => (kind === 'getTip' ? chain.getTip() : chain.getHead()) as never,
+    pool: refuse as never,
     peers: refuse as never,
     head: () => head,
+    poolGeneration: () => 0,
   };
   const dispatcher = new Dispatcher(
     services,

@@ -37,6 +37,16 @@ async function refused(block: Block, message: string): Promise<void> {
   assert.deepEqual(await tip(), before);
 }
 
+async function validates(): Promise<void> {
+  const r = await fetch(`${node.url}/v2/owner`, {
+    method: 'POST',
+    headers: { authorization: basic(ownerSecret(node.home)) },
+    body: '{"jsonrpc":"2.0","method":"validate_chain","params":[],"id":1}',
+  });
+  assert.equal(r.status, 200);
+  assert.deepEqual(JSON.parse(await r.text()), { id: 1, jsonrpc: '2.0', result: { Ok: null } });
+}
+
 async function until(check: () => Promise<boolean>, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -78,13 +88,7 @@ describe('mining over HTTP', { timeout: 300_000 }, () => {
   });
 
   it('validate_chain passes on the mined chain (owner API and /v1)', async () => {
-    const r = await fetch(`${node.url}/v2/owner`, {
-      method: 'POST',
-      headers: { authorization: basic(ownerSecret(node.home)) },
-      body: '{"jsonrpc":"2.0","method":"validate_chain","params":[],"id":1}',
-    });
-    assert.equal(r.status, 200);
-    assert.deepEqual(JSON.parse(await r.text()), { id: 1, jsonrpc: '2.0', result: { Ok: null } });
+    await validates();
     const v1 = await fetch(`${node.url}/v1/chain/validate`, {
       headers: { authorization: basic(ownerSecret(node.home)) },
     });
@@ -153,6 +157,7 @@ describe('mining over HTTP', { timeout: 300_000 }, () => {
     const again = await foreignRpc(node.url, 'push_transaction', [transactionToJson(tx), true]);
     const err = (again.body.result?.Err as { Internal?: string } | undefined)?.Internal ?? '';
     assert.match(err, /^Failed to update pool: /);
+    await validates();
   });
 
   it('refuses a block that spends an output already spent', async () => {
