@@ -59,7 +59,7 @@ export class TxHashSet {
   private readonly params: ChainParams;
   private readonly backends: Record<MmrName, SqliteMmrBackend>;
   private mmrs!: Record<MmrName, Mmr>;
-  private readonly bitmap = new BitmapAccumulator();
+  private bitmap = new BitmapAccumulator();
   private readonly st: IndexStatements;
 
   constructor(db: Database.Database, params: ChainParams) {
@@ -98,6 +98,8 @@ export class TxHashSet {
       kernel: new Mmr(b.kernel),
       header: new Mmr(b.header),
     };
+    // A fresh accumulator: `init` appends to whatever chunks an old one holds.
+    this.bitmap = new BitmapAccumulator();
     this.bitmap.init(this.mmrs.output.leafIndices(0n), this.mmrs.output.leafCount);
   }
 

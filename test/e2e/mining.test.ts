@@ -158,6 +158,10 @@ describe('mining over HTTP', { timeout: 300_000 }, () => {
     const err = (again.body.result?.Err as { Internal?: string } | undefined)?.Internal ?? '';
     assert.match(err, /^Failed to update pool: /);
     await validates();
+    // Step 2 applies a body and rolls it back: the state must come back whole (the bitmap
+    // accumulator once did not, and the output root failed until the next block).
+    await mineBlock(node.url, { keyIndex: 152 });
+    await validates();
   });
 
   it('refuses a block that spends an output already spent', async () => {
