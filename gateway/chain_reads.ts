@@ -2,7 +2,9 @@
 // texts, then one `read` request to the chain actor, whose reply is already the payload.
 import type { BlockRef, ChainRead, ReadResult } from '../actors/chain/messages.js';
 import type { JsonValue } from '../core/json/value.js';
+import { type ChainRestOp, chainRest } from './chain_rest.js';
 import type { ApiError } from './errors.js';
+import type { HttpRequest, HttpResponse } from './http.js';
 import { RpcFailure } from './jsonrpc.js';
 import type { Services } from './services.js';
 
@@ -17,6 +19,13 @@ export type LeafMmr = 'output' | 'rangeproof' | 'kernel';
 export interface ChainReadOperations {
   getHeader(height: bigint | null, hash: string | null, commit: string | null): Promise<JsonValue>;
   getBlock(height: bigint | null, hash: string | null, commit: string | null): Promise<JsonValue>;
+  /** `/v1/blocks`: get_block by height or hash with Epic's proof switches. */
+  getBlockWith(
+    height: bigint | null,
+    hash: string | null,
+    includeProof: boolean,
+    includeMerkleProof: boolean,
+  ): Promise<JsonValue>;
   getBlocks(
     start: bigint | null,
     end: bigint | null,
@@ -45,6 +54,8 @@ export interface ChainReadOperations {
   lastLeafHashes(mmr: LeafMmr, n: bigint): Promise<JsonValue>;
   /** `/v1/txhashset/merkleproof?id=`. */
   currentMerkleProof(commit: string): Promise<JsonValue>;
+  /** A `/v1` chain route, answered whole (chain_rest.ts). */
+  chainRest(op: ChainRestOp, req: HttpRequest): Promise<HttpResponse>;
 }
 
 const fail = (error: ApiError): never => {
@@ -96,6 +107,13 @@ function payload(r: ReadResult): JsonValue {
 }
 
 export function chainReadOperations(services: Services): ChainReadOperations {
+  const reads = readOperations(services);
+  const headHeight = async () =>
+    (services.head() ?? (await services.chain('getHead', {}))).tip.height;
+  return { ...reads, chainRest: (op, req) => chainRest(reads, op, req, headHeight) };
+}
+
+function readOperations(services: Services): Omit<ChainReadOperations, 'chainRest'> {
   const read = async (q: ChainRead) => payload(await services.chain('read', q));
   const hashOf = (hash: string | null) => (hash === null ? null : blockHash(hash));
   return {
@@ -103,6 +121,13 @@ export function chainReadOperations(services: Services): ChainReadOperations {
       read({ kind: 'header', by: blockRef(height, hashOf(hash), commit) }),
     getBlock: async (height, hash, commit) =>
       read({ kind: 'block', by: blockRef(height, hashOf(hash), commit) }),
+    getBlockWith: async (height, hash, includeProof, includeMerkleProof) =>
+      read({
+        kind: 'block',
+        by: blockRef(height, hashOf(hash), null),
+        includeProof,
+        includeMerkleProof,
+      }),
     getBlocks: async (start, end, hash) => {
       if (start !== null && (end === null || start > end))
         fail({ kind: 'Argument', message: 'Start_height must be lower or equal than end_height' });

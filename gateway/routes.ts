@@ -3,6 +3,7 @@
 // the operation for each verb, and its body cap. Patterns whose operations are not served yet
 // keep their place (so auth and 404-after-auth behave as in Epic) with no verbs.
 
+import type { ChainRestOp } from './chain_rest.js';
 import type { PeerRestOp } from './peer_ops.js';
 
 export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
@@ -19,7 +20,9 @@ export type RpcSurface = 'owner' | 'foreign' | 'tor';
 export type Operation =
   | { readonly rest: RestOp }
   | { readonly rpc: RpcSurface }
-  | { readonly peers: PeerRestOp };
+  | { readonly peers: PeerRestOp }
+  /** `/v1` chain reads: answered whole by gateway/chain_rest.ts (path and query name the read). */
+  | { readonly chain: ChainRestOp };
 
 export interface Route {
   readonly pattern: string;
@@ -50,14 +53,14 @@ const v1 = (
 export const ROUTES: readonly Route[] = [
   { pattern: '/', surface: 'index', get: { rest: 'routeIndex' }, maxBody: SMALL_BODY },
   v1('/v1/', { get: { rest: 'routeIndex' } }),
-  v1('/v1/blocks/*'),
-  v1('/v1/headers/*'),
+  v1('/v1/blocks/*', { get: { chain: 'blocks' } }),
+  v1('/v1/headers/*', { get: { chain: 'headers' } }),
   v1('/v1/chain', { get: { rest: 'tip' } }),
-  v1('/v1/chain/outputs/*'),
-  v1('/v1/chain/kernels/*'),
+  v1('/v1/chain/outputs/*', { get: { chain: 'outputs' } }),
+  v1('/v1/chain/kernels/*', { get: { chain: 'kernels' } }),
   v1('/v1/chain/compact', { post: { rest: 'compactChain' } }),
   v1('/v1/chain/validate', { get: { rest: 'validateChain' } }),
-  v1('/v1/txhashset/*'),
+  v1('/v1/txhashset/*', { get: { chain: 'txhashset' } }),
   v1('/v1/status', { get: { rest: 'status' } }),
   v1('/v1/kerneldownload'),
   v1('/v1/pool'),

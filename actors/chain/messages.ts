@@ -37,7 +37,13 @@ export type BlockRef =
 /** The chain reads of the node API (queries.ts); every field already checked by the gateway. */
 export type ChainRead =
   | { readonly kind: 'header'; readonly by: BlockRef }
-  | { readonly kind: 'block'; readonly by: BlockRef }
+  | {
+      readonly kind: 'block';
+      readonly by: BlockRef;
+      /** Default true (get_block); `/v1/blocks` may turn Merkle proofs off. */
+      readonly includeProof?: boolean;
+      readonly includeMerkleProof?: boolean;
+    }
   /** Inclusive heights; the gateway caps the span. */
   | { readonly kind: 'blocks'; readonly start: bigint; readonly end: bigint }
   | {

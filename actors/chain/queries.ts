@@ -90,7 +90,11 @@ export class ChainQueries {
         return headerPrintable(h.header, h.hash);
       }
       case 'block':
-        return this.blockJson(this.headerOf(q.by));
+        return this.blockJson(
+          this.headerOf(q.by),
+          q.includeProof ?? true,
+          q.includeMerkleProof ?? true,
+        );
       case 'blocks':
         return this.blocks(q.start, q.end);
       case 'kernel':
@@ -136,10 +140,10 @@ export class ChainQueries {
     return h ?? notFound();
   }
 
-  /** get_block: range proofs always, Merkle proofs for unspent coinbase outputs. */
-  private blockJson(h: StoredHeader): JsonValue {
+  /** get_block: range proofs and Merkle proofs for unspent coinbase outputs, unless told not to. */
+  private blockJson(h: StoredHeader, proof: boolean, merkle: boolean): JsonValue {
     const block = this.store.block(h.hash) ?? notFound();
-    return this.blockPrintable(block, h.hash, true, true);
+    return this.blockPrintable(block, h.hash, proof, merkle);
   }
 
   private blockPrintable(block: Block, hash: Uint8Array, proof: boolean, merkle: boolean) {

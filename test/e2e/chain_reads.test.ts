@@ -26,7 +26,7 @@ import type { Block } from '../../core/types/block.js';
 import type { Output } from '../../core/types/transaction.js';
 import { type KillableNode, startKillable } from '../support/killable_node.js';
 import { AUTO, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
-import { removeHome } from '../support/node_process.js';
+import { basic, ownerSecret, removeHome } from '../support/node_process.js';
 import { spendCoinbase } from '../support/spend.js';
 
 let node: KillableNode;
@@ -119,6 +119,16 @@ function expectedOutput(o: Output, includeProof: boolean, includeMerkle: boolean
     merkleProof: merkle,
   });
 }
+
+async function v1(path: string): Promise<{ status: number; text: string }> {
+  const r = await fetch(`${node.url}${path}`, {
+    headers: { authorization: basic(ownerSecret(node.home)) },
+  });
+  return { status: r.status, text: await r.text() };
+}
+
+/** A /v1 success: the payload, pretty, keys in Epic's declaration order. */
+const v1Ok = (v: JsonValue) => ({ status: 200, text: stringifyJson(v, { pretty: true }) });
 
 function expectedBlock(h: number): JsonValue {
   const b = blocks[h] as Block;
@@ -367,5 +377,160 @@ describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
       await call('get_pmmr_indices', [-1, null]),
       rpcError('InvalidArgStructure "start_block_height" at position 0.'),
     );
+  });
+
+  it('/v1/headers and /v1/blocks equal get_header and get_block', async () => {
+    const b3 = blocks[3] as Block;
+    const header = v1Ok(headerPrintable(b3.header, hashOf(3)));
+    assert.deepEqual(await v1('/v1/headers/3'), header);
+    assert.deepEqual(await v1(`/v1/headers/${toHex(hashOf(3))}`), header);
+    assert.deepEqual(await v1(`/v1/headers/${commitOf(b3.body.outputs[0] as Output)}`), header);
+    assert.deepEqual(await v1('/v1/headers/77'), { status: 404, text: '' });
+    assert.deepEqual(await v1('/v1/headers/xyz'), {
+      status: 400,
+      text: 'Not a valid hash or height.',
+    });
+    assert.deepEqual(await v1('/v1/blocks/5'), v1Ok(expectedBlock(5)));
+    assert.deepEqual(
+      await v1(`/v1/blocks/${toHex(hashOf(6))}?include_proof`),
+      v1Ok(expectedBlock(6)),
+    );
+    const b6 = blocks[6] as Block;
+    const noMerkle = blockPrintable(
+      b6,
+      hashOf(6),
+      b6.body.outputs.map((o) => expectedOutput(o, true, false)),
+    );
+    assert.deepEqual(await v1('/v1/blocks/6?no_merkle_proof'), v1Ok(noMerkle));
+    assert.deepEqual(await v1('/v1/blocks/77'), {
+      status: 400,
+      text: 'failed to parse input: Not found.',
+    });
+    assert.deepEqual(await v1(`/v1/blocks/${'ab'.repeat(32)}`), { status: 404, text: '' });
+    assert.deepEqual(await v1('/v1/blocks/5?foo'), {
+      status: 400,
+      text: 'unsupported query parameter: foo',
+    });
+    assert.deepEqual(await v1('/v1/blocks/zz'), {
+      status: 400,
+      text: 'failed to parse input: Bad arguments: Not a valid hash or height.',
+    });
+  });
+
+  it('/v1/chain/kernels: LocatedTxKernel, null when unknown, 400 on bad input', async () => {
+    const k = spentTx.body.kernels[0];
+    assert.ok(k !== undefined);
+    const excess = toHex(k.excess);
+    const v2 = parseJson(await call('get_kernel', [excess, null, null])) as {
+      result: { Ok: JsonValue };
+    };
+    const want = v1Ok(v2.result.Ok);
+    // /v2 printed sorted keys; /v1 prints tx_kernel, height, mmr_index.
+    const got = await v1(`/v1/chain/kernels/${excess}?min_height=0&max_height=100`);
+    assert.equal(got.status, 200);
+    assert.deepEqual(parseJson(got.text), parseJson(want.text));
+    assert.match(got.text, /^\{\n {2}"tx_kernel"/);
+    assert.deepEqual(await v1(`/v1/chain/kernels/${excess}?min_height=6`), {
+      status: 200,
+      text: 'null',
+    });
+    assert.deepEqual(await v1(`/v1/chain/kernels/${excess}?min_height=x`), {
+      status: 400,
+      text: 'invalid minimum height',
+    });
+    assert.deepEqual(await v1(`/v1/chain/kernels/${excess}?max_height=-1`), {
+      status: 400,
+      text: 'invalid maximum height',
+    });
+    assert.deepEqual(await v1('/v1/chain/kernels/0g'), { status: 400, text: 'invalid excess hex' });
+    assert.deepEqual(await v1('/v1/chain/kernels/08'), {
+      status: 400,
+      text: 'invalid excess length',
+    });
+  });
+
+  it('/v1/chain/outputs byids and byheight: the OutputPrintable[] of get_outputs', async () => {
+    const cb6 = (blocks[6] as Block).body.outputs[0] as Output;
+    const txOut = spentTx.body.outputs[0] as Output;
+    assert.deepEqual(
+      await v1(
+        `/v1/chain/outputs/byids?id=${commitOf(cb6)},${'08'.repeat(33)}&id=${commitOf(txOut)}`,
+      ),
+      v1Ok([expectedOutput(cb6, false, false), expectedOutput(txOut, false, false)]),
+    );
+    const byHeight = [6, 5].flatMap((h) =>
+      (blocks[h] as Block).body.outputs.map((o) => expectedOutput(o, true, true)),
+    );
+    assert.deepEqual(
+      await v1('/v1/chain/outputs/byheight?start_height=5&end_height=6&include_rp'),
+      v1Ok(byHeight),
+    );
+    assert.deepEqual(await v1('/v1/chain/outputs/byids'), { status: 400, text: 'no query string' });
+    assert.deepEqual(await v1('/v1/chain/outputs/byheight?start_height=x'), {
+      status: 400,
+      text: 'invalid value of parameter start_height',
+    });
+    assert.deepEqual(await v1('/v1/chain/outputs/other?x=1'), { status: 400, text: '' });
+  });
+
+  it('/v1/txhashset: roots, last leaves, outputs, heightstopmmr, merkleproof', async () => {
+    const head = (blocks[6] as Block).header;
+    assert.deepEqual(
+      await v1('/v1/txhashset/roots'),
+      v1Ok({
+        output_root_hash: toHex(head.outputRoot),
+        range_proof_root_hash: toHex(head.rangeProofRoot),
+        kernel_root_hash: toHex(head.kernelRoot),
+      }),
+    );
+    const kernels = blocks
+      .flatMap((b) => b.body.kernels)
+      .reverse()
+      .map(kernelToJson);
+    assert.deepEqual(await v1('/v1/txhashset/lastkernels?n=2'), v1Ok(kernels.slice(0, 2)));
+    const lastOutputs = parseJson((await v1('/v1/txhashset/lastoutputs?n=1')).text) as {
+      hash: string;
+    }[];
+    assert.equal(lastOutputs.length, 1);
+    assert.match(lastOutputs[0]?.hash ?? '', /^[0-9a-f]{64}$/);
+    const unspent = outputPositions().filter((l) => !isSpent(l.output));
+    const size = head.outputMmrSize;
+    assert.deepEqual(
+      await v1('/v1/txhashset/outputs?start_index=1&max=2'),
+      v1Ok(
+        outputListing(
+          size,
+          (unspent[1] as { pos: bigint }).pos,
+          unspent.slice(0, 2).map((l) => expectedOutput(l.output, true, false)),
+        ),
+      ),
+    );
+    const sizeAt = (h: number) => (blocks[h] as Block).header.outputMmrSize;
+    assert.deepEqual(
+      await v1('/v1/txhashset/heightstopmmr?start_height=2&end_height=4'),
+      v1Ok(outputListing(sizeAt(4), sizeAt(1) + 1n, [])),
+    );
+    const cb6 = unspent[unspent.length - 1];
+    assert.ok(cb6 !== undefined);
+    const proof = await v1(`/v1/txhashset/merkleproof?id=${commitOf(cb6.output)}`);
+    assert.deepEqual(
+      proof,
+      v1Ok({
+        output_type: 'Coinbase',
+        commit: '00'.repeat(33),
+        spent: false,
+        proof: null,
+        proof_hash: '',
+        block_height: null,
+        merkle_proof: merkleProofHex(cb6.pos, 6),
+        mmr_index: cb6.pos,
+      }),
+    );
+    assert.deepEqual(await v1('/v1/txhashset/merkleproof'), { status: 404, text: '' });
+    assert.deepEqual(await v1(`/v1/txhashset/merkleproof?id=${'08'.repeat(33)}`), {
+      status: 404,
+      text: '',
+    });
+    assert.deepEqual(await v1('/v1/txhashset/nothing'), { status: 400, text: '' });
   });
 });
