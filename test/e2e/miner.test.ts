@@ -182,7 +182,7 @@ describe('the local test miner', { timeout: 240_000 }, () => {
     );
   });
 
-  it('pays the coinbases a wallet builds, then mines a pushed transaction', async (t) => {
+  it('pays the coinbases a wallet builds, then mines a pushed transaction', async () => {
     // The stand-in wallet pays block h to m/2/0/h of the test keychain, so the coinbase of
     // block 1 is one spendCoinbase(1) spends once mature.
     const asked: { fees: string; height: string; key_id: string | null }[] = [];
@@ -237,11 +237,8 @@ describe('the local test miner', { timeout: 240_000 }, () => {
       const again = await startNodeProcess({ home: node.home });
       nodes.push(again);
       assert.deepEqual(await validateChain(again), OK);
-      await t.test(
-        'validate_chain in the running node right after a block with a spend',
-        { todo: 'chain actor: Err until the node restarts (reported to the chain owner)' },
-        () => assert.deepEqual(live, OK),
-      );
+      // The running node validated too, while its miner kept finalizing templates.
+      assert.deepEqual(live, OK);
       assert.match(
         node.stderr(),
         new RegExp(`"event":"test_miner_started","chain":"automated","coinbase":"${walletUrl}"`),
