@@ -174,8 +174,15 @@ export class ChainQueries {
   }
 
   /** OutputPrintable of `o`; `header` is the block holding it (for its Merkle proof). */
-  private outputJson(o: Output, header: BlockHeader | null, proof: boolean, merkle: boolean) {
-    const at = this.unspent(o.features, o.commit);
+  private outputJson(
+    o: Output,
+    header: BlockHeader | null,
+    proof: boolean,
+    merkle: boolean,
+    /** Where `o` is known to sit unspent (saves the lookups on the get_outputs hot path). */
+    known?: CommitPos,
+  ) {
+    const at = known ?? this.unspent(o.features, o.commit);
     let merkleProof: MerkleProof | null = null;
     if (merkle && o.features === 'Coinbase' && at !== undefined && header !== null)
       merkleProof = this.merkleProofAt(at.pos, header.outputMmrSize);
@@ -184,7 +191,7 @@ export class ChainQueries {
       commit: o.commit,
       proof: o.proof,
       unspentHeight: at?.height ?? null,
-      mmrIndex: this.txhashset.outputPos(o.commit)?.pos ?? 0n,
+      mmrIndex: known?.pos ?? this.txhashset.outputPos(o.commit)?.pos ?? 0n,
       includeProof: proof,
       merkleProof,
     });
@@ -217,8 +224,10 @@ export class ChainQueries {
     for (const commit of q.commits) {
       const found = this.unspentOutput(commit);
       if (found === undefined) continue; // Epic skips what it cannot find
-      const header = this.store.headerAtHeight(found.at.height)?.header ?? null;
-      out.push(this.outputJson(found.output, header, q.includeProof, q.includeMerkleProof));
+      const { output, at } = found;
+      const wantsProof = q.includeMerkleProof && output.features === 'Coinbase';
+      const header = wantsProof ? (this.store.headerAtHeight(at.height)?.header ?? null) : null;
+      out.push(this.outputJson(output, header, q.includeProof, wantsProof, at));
     }
     if (q.heights === null) return out;
     for (let height = q.heights.end; height >= q.heights.start; height--) {
