@@ -1,6 +1,8 @@
 // The node process's composition root: checks secrets and TLS, starts the actors and the
 // gateway, and runs until SIGINT/SIGTERM, then shuts down in order (stop accepting, drain,
 // close the databases).
+
+import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
 import { peersActor } from '../actors/peers/messages.js';
 import { poolActor } from '../actors/pool/messages.js';
@@ -11,6 +13,7 @@ import type { ServerConfig } from '../config/types.js';
 import { type Gateway, startGateway } from '../gateway/server.js';
 import type { Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
+import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
@@ -30,6 +33,9 @@ export interface RunningNode {
 export async function startNode(config: ServerConfig): Promise<RunningNode> {
   const secrets = readApiSecrets(config);
   const tls = loadTls(config);
+  // Verification workers (started by the actors below, which copy this environment) keep ProgPoW
+  // epoch caches on disk beside the miner's, so an epoch is built once per machine.
+  process.env[PROGPOW_CACHE_DIR_ENV] ||= join(config.networkDir, 'progpow_cache');
   const system = new ActorSystem();
   const chain = await system.spawn(chainActor, {
     name: 'chain',
