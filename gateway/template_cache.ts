@@ -30,7 +30,6 @@ interface Built {
 
 interface Pending {
   readonly head: object;
-  readonly generation: number;
   readonly promise: Promise<JsonValue>;
 }
 
@@ -55,19 +54,29 @@ export class TemplateCache {
     this.#now = opts.now ?? Date.now;
   }
 
+  /**
+   * The kept template when it is still the answer (same head, pool not due for a rebuild), else
+   * undefined. Synchronous, and the same object for as long as it holds: a reply path may key
+   * reused replies on it (the head alone is not enough once the pool changes the template).
+   */
+  current(): JsonValue | undefined {
+    const head = this.#head();
+    const built = this.#built;
+    if (head === null || built === null || built.head !== head) return undefined;
+    return this.#poolStale(built, this.#generation()) ? undefined : built.template;
+  }
+
   /** The template for the published head; built (once) when that head has none yet. */
   get(): Promise<JsonValue> {
+    const kept = this.current();
+    if (kept !== undefined) return Promise.resolve(kept);
     const head = this.#head();
     // Before the first published head there is nothing to key on: ask every time.
     if (head === null) return this.#build();
-    const generation = this.#generation();
-    const built = this.#built;
-    if (built !== null && built.head === head && !this.#poolStale(built, generation))
-      return Promise.resolve(built.template);
+    // One build at a time per head: a pool change during a build waits for the next refresh.
     const pending = this.#pending;
-    if (pending !== null && pending.head === head && pending.generation === generation)
-      return pending.promise;
-    return this.#start(head, generation);
+    if (pending !== null && pending.head === head) return pending.promise;
+    return this.#start(head, this.#generation());
   }
 
   /** A pool change makes the template stale only once it is `poolRefreshMs` old. */
@@ -93,7 +102,7 @@ export class TemplateCache {
         throw e;
       },
     );
-    this.#pending = { head, generation, promise };
+    this.#pending = { head, promise };
     return promise;
   }
 }

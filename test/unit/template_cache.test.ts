@@ -35,6 +35,24 @@ describe('TemplateCache', () => {
     assert.equal(cache.builds, 1);
   });
 
+  it('offers the kept template synchronously while it holds, and nothing otherwise', async () => {
+    const { state, cache, answer } = rig();
+    assert.equal(cache.current(), undefined);
+    const first = cache.get();
+    assert.equal(cache.current(), undefined);
+    answer(0, { height: 1 });
+    const t = await first;
+    assert.equal(cache.current(), t);
+    state.generation = 1;
+    assert.equal(cache.current(), t);
+    state.now += 5_000;
+    assert.equal(cache.current(), undefined);
+    state.generation = 0;
+    assert.equal(cache.current(), t);
+    state.head = {};
+    assert.equal(cache.current(), undefined);
+  });
+
   it('shares one build among requests that arrive while it runs', async () => {
     const { calls, cache, answer } = rig();
     const a = cache.get();
@@ -113,9 +131,25 @@ describe('TemplateCache', () => {
     assert.equal(calls.length, 2);
     answer(1, { txs: 1 });
     assert.deepEqual(await second, { txs: 1 });
+    // A pool change while a build runs joins that build; the next refresh picks it up.
+    state.generation = 2;
+    state.now += 5_000;
+    const third = cache.get();
+    state.generation = 3;
+    assert.equal(cache.get(), third);
+    assert.equal(calls.length, 3);
+    answer(2, { txs: 2 });
+    await third;
+    state.now += 4_999;
+    assert.deepEqual(await cache.get(), { txs: 2 });
+    state.now += 1;
+    void cache.get();
+    assert.equal(calls.length, 4);
+    answer(3, { txs: 3 });
     // An unchanged pool never causes a rebuild, however old the template.
+    assert.deepEqual(await cache.get(), { txs: 3 });
     state.now += 60_000;
-    assert.deepEqual(await cache.get(), { txs: 1 });
-    assert.equal(calls.length, 2);
+    assert.deepEqual(await cache.get(), { txs: 3 });
+    assert.equal(calls.length, 4);
   });
 });
