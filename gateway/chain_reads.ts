@@ -16,16 +16,18 @@ const COMMIT_SIZE = 33;
 
 export type LeafMmr = 'output' | 'rangeproof' | 'kernel';
 
+/** How `/v1/blocks` prints a block. */
+export interface BlockForm {
+  readonly includeProof: boolean;
+  readonly includeMerkleProof: boolean;
+  readonly compact: boolean;
+}
+
 export interface ChainReadOperations {
   getHeader(height: bigint | null, hash: string | null, commit: string | null): Promise<JsonValue>;
   getBlock(height: bigint | null, hash: string | null, commit: string | null): Promise<JsonValue>;
   /** `/v1/blocks`: get_block by height or hash with Epic's proof switches. */
-  getBlockWith(
-    height: bigint | null,
-    hash: string | null,
-    includeProof: boolean,
-    includeMerkleProof: boolean,
-  ): Promise<JsonValue>;
+  getBlockWith(height: bigint | null, hash: string | null, how: BlockForm): Promise<JsonValue>;
   getBlocks(
     start: bigint | null,
     end: bigint | null,
@@ -121,13 +123,8 @@ function readOperations(services: Services): Omit<ChainReadOperations, 'chainRes
       read({ kind: 'header', by: blockRef(height, hashOf(hash), commit) }),
     getBlock: async (height, hash, commit) =>
       read({ kind: 'block', by: blockRef(height, hashOf(hash), commit) }),
-    getBlockWith: async (height, hash, includeProof, includeMerkleProof) =>
-      read({
-        kind: 'block',
-        by: blockRef(height, hashOf(hash), null),
-        includeProof,
-        includeMerkleProof,
-      }),
+    getBlockWith: async (height, hash, how) =>
+      read({ kind: 'block', by: blockRef(height, hashOf(hash), null), ...how }),
     getBlocks: async (start, end, hash) => {
       if (start !== null && (end === null || start > end))
         fail({ kind: 'Argument', message: 'Start_height must be lower or equal than end_height' });

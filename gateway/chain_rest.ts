@@ -78,9 +78,10 @@ async function headers(ops: Reads, req: HttpRequest): Promise<Answer> {
 async function blocks(ops: Reads, req: HttpRequest): Promise<Answer> {
   const input = lastSegment(req.path);
   let merkle = true;
+  let compact = false;
   for (const name of query(req).keys()) {
     if (name === 'no_merkle_proof') merkle = false;
-    else if (name === 'compact') badRequest('compact blocks are not served yet');
+    else if (name === 'compact') compact = true;
     else if (name !== 'include_proof') badRequest(`unsupported query parameter: ${name}`);
   }
   const height = parseU64(input);
@@ -96,7 +97,11 @@ async function blocks(ops: Reads, req: HttpRequest): Promise<Answer> {
   }
   try {
     // get_block's payload; `?no_merkle_proof` drops the Merkle proofs as in Epic.
-    return await ops.getBlockWith(height, hash, true, merkle);
+    return await ops.getBlockWith(height, hash, {
+      includeProof: true,
+      includeMerkleProof: merkle,
+      compact,
+    });
   } catch (e) {
     // Epic answers an unknown height 400 (the height is resolved while parsing the input).
     if (height !== null && e instanceof RpcFailure && e.error.kind === 'NotFound')

@@ -43,6 +43,8 @@ export type ChainRead =
       /** Default true (get_block); `/v1/blocks` may turn Merkle proofs off. */
       readonly includeProof?: boolean;
       readonly includeMerkleProof?: boolean;
+      /** `/v1/blocks?compact`: CompactBlockPrintable instead (the proof switches unused). */
+      readonly compact?: boolean;
     }
   /** Inclusive heights; the gateway caps the span. */
   | { readonly kind: 'blocks'; readonly start: bigint; readonly end: bigint }

@@ -81,3 +81,22 @@ export function blockPrintable(
     kernels: b.body.kernels.map(kernelPrintable),
   };
 }
+
+/**
+ * CompactBlockPrintable: coinbase outputs (already printed) and kernels in full, every other
+ * kernel as its 6-byte short id in hex.
+ */
+export function compactBlockPrintable(
+  header: BlockHeader,
+  hash: Uint8Array,
+  outFull: readonly JsonValue[],
+  kernFull: readonly TxKernel[],
+  kernIds: readonly Uint8Array[],
+): JsonValue {
+  return {
+    header: headerPrintable(header, hash),
+    out_full: [...outFull],
+    kern_full: kernFull.map(kernelPrintable),
+    kern_ids: kernIds.map(toHex),
+  };
+}

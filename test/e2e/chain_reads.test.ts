@@ -15,7 +15,11 @@ import { Mmr } from '../../core/mmr/mmr.js';
 import { encode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
 import { writeInput } from '../../core/ser/transaction.js';
-import { blockPrintable, headerPrintable } from '../../core/serde/printable_block.js';
+import {
+  blockPrintable,
+  headerPrintable,
+  kernelPrintable,
+} from '../../core/serde/printable_block.js';
 import {
   locatedKernel,
   outputListing,
@@ -402,6 +406,29 @@ describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
       b6.body.outputs.map((o) => expectedOutput(o, true, false)),
     );
     assert.deepEqual(await v1('/v1/blocks/6?no_merkle_proof'), v1Ok(noMerkle));
+    // Compact: coinbase outputs and kernels in full, the transaction's kernel as a short id
+    // keyed by a random nonce (so only its form is known here).
+    const b5 = blocks[5] as Block;
+    const compact = await v1('/v1/blocks/5?compact');
+    assert.equal(compact.status, 200);
+    const c = parseJson(compact.text) as { kern_ids: string[] };
+    assert.equal(c.kern_ids.length, 1);
+    assert.match(c.kern_ids[0] ?? '', /^[0-9a-f]{12}$/);
+    const coinbase = (o: Output) => o.features === 'Coinbase';
+    assert.deepEqual(
+      compact.text,
+      stringifyJson(
+        {
+          header: headerPrintable(b5.header, hashOf(5)),
+          out_full: b5.body.outputs.filter(coinbase).map((o) => expectedOutput(o, false, true)),
+          kern_full: b5.body.kernels
+            .filter((k) => k.features.kind === 'Coinbase')
+            .map(kernelPrintable),
+          kern_ids: c.kern_ids,
+        },
+        { pretty: true },
+      ),
+    );
     assert.deepEqual(await v1('/v1/blocks/77'), {
       status: 400,
       text: 'failed to parse input: Not found.',

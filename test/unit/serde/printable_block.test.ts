@@ -9,6 +9,7 @@ import { stringifyJson } from '../../../core/json/stringify.js';
 import { headerHash } from '../../../core/ser/header.js';
 import {
   blockPrintable,
+  compactBlockPrintable,
   headerPrintable,
   kernelPrintable,
 } from '../../../core/serde/printable_block.js';
@@ -124,5 +125,18 @@ describe('kernelPrintable and blockPrintable', () => {
     assert.deepEqual(b.inputs, ['01'.repeat(33)]);
     assert.deepEqual(b.outputs, ['x']);
     assert.deepEqual((b.kernels as { fee: bigint }[])[0]?.fee, 5n);
+  });
+
+  it('prints a compact block: printed coinbase outputs, printable kernels, hex short ids', () => {
+    const g = genesisBlock('mainnet');
+    const k = { features: { kind: 'Coinbase' as const }, excess, excessSig: sig };
+    const id = Uint8Array.from([1, 2, 3, 4, 5, 6]);
+    const c = compactBlockPrintable(g.header, new Uint8Array(32), ['o'], [k], [id]);
+    assert.deepEqual(c, {
+      header: headerPrintable(g.header, new Uint8Array(32)),
+      out_full: ['o'],
+      kern_full: [kernelPrintable(k)],
+      kern_ids: ['010203040506'],
+    });
   });
 });
