@@ -1,6 +1,7 @@
 // The `/v1` chain routes (node-api reference §6): path and query parsed as Epic's handlers do,
 // then the same operation as the `/v2` twin, so success payloads are equal by construction.
 // Decisions where Epic and the spec differ are in the README ("Decisions").
+import { toHex } from '../core/bytes.js';
 import { stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
 import type { ChainReadOperations, LeafMmr } from './chain_reads.js';
@@ -24,6 +25,13 @@ const reply = (status: number, message = ''): never => {
   throw new Reply(respond(status, message));
 };
 const badRequest = (message: string): never => reply(400, message);
+
+/** `Commitment::from_vec`: zero-padded or cut to 33 bytes. */
+function fixedCommit(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(33);
+  out.set(bytes.subarray(0, 33));
+  return out;
+}
 
 /** Epic's `right_path_element!`: the last segment, trailing slashes ignored. */
 function lastSegment(path: string): string {
@@ -147,7 +155,19 @@ async function outputs(ops: Reads, req: HttpRequest): Promise<Answer> {
   }
   const start = u64OrRefuse(q, 'start_height', 1n);
   const end = u64OrRefuse(q, 'end_height', 1n);
-  return ops.getOutputs(null, start, end, q.has('include_rp'), true);
+  const found = await ops.getOutputs(null, start, end, q.has('include_rp'), true);
+  // Epic's optional `id` filter (unparsable ids are dropped, as Epic does).
+  const wanted = new Set(
+    q
+      .getAll('id')
+      .flatMap((v) => v.split(','))
+      .flatMap((v) => {
+        const b = epicHex(v);
+        return b === null ? [] : [toHex(fixedCommit(b))];
+      }),
+  );
+  if (wanted.size === 0 || !Array.isArray(found)) return found;
+  return found.filter((o) => wanted.has((o as { commit?: string }).commit ?? ''));
 }
 
 async function txhashset(ops: Reads, req: HttpRequest): Promise<Answer> {

@@ -492,6 +492,11 @@ describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
       await v1('/v1/chain/outputs/byheight?start_height=5&end_height=6&include_rp'),
       v1Ok(byHeight),
     );
+    const txOnly = [expectedOutput(txOut, false, true)];
+    assert.deepEqual(
+      await v1(`/v1/chain/outputs/byheight?start_height=4&end_height=6&id=${commitOf(txOut)},zz`),
+      v1Ok(txOnly),
+    );
     assert.deepEqual(await v1('/v1/chain/outputs/byids'), { status: 400, text: 'no query string' });
     assert.deepEqual(await v1('/v1/chain/outputs/byheight?start_height=x'), {
       status: 400,
@@ -515,11 +520,20 @@ describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
       .reverse()
       .map(kernelToJson);
     assert.deepEqual(await v1('/v1/txhashset/lastkernels?n=2'), v1Ok(kernels.slice(0, 2)));
-    const lastOutputs = parseJson((await v1('/v1/txhashset/lastoutputs?n=1')).text) as {
-      hash: string;
-    }[];
-    assert.equal(lastOutputs.length, 1);
-    assert.match(lastOutputs[0]?.hash ?? '', /^[0-9a-f]{64}$/);
+    // Leaf hashes (position-indexed) of the newest output and range proof.
+    const outs = new Mmr(new MemBackend({ prunable: false }));
+    const proofs = new Mmr(new MemBackend({ prunable: false }));
+    for (const o of blocks.flatMap((b) => b.body.outputs)) {
+      outs.push(encode(writeInput, o, 2, AUTO, 'hash'));
+      const framed = Buffer.alloc(8 + o.proof.length);
+      framed.writeBigUInt64BE(BigInt(o.proof.length), 0);
+      framed.set(o.proof, 8);
+      proofs.push(new Uint8Array(framed));
+    }
+    const lastPos = outputPositions().at(-1)?.pos ?? 0n;
+    const leafHash = (m: Mmr) => ({ hash: toHex(m.hash(lastPos) ?? new Uint8Array()) });
+    assert.deepEqual(await v1('/v1/txhashset/lastoutputs?n=1'), v1Ok([leafHash(outs)]));
+    assert.deepEqual(await v1('/v1/txhashset/lastrangeproofs?n=1'), v1Ok([leafHash(proofs)]));
     const unspent = outputPositions().filter((l) => !isSpent(l.output));
     const size = head.outputMmrSize;
     assert.deepEqual(
