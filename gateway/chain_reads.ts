@@ -178,7 +178,8 @@ function readOperations(services: Services): Omit<ChainReadOperations, 'chainRes
     lastLeafHashes: async (mmr, n) => read({ kind: 'lastLeafHashes', mmr, n }),
     currentMerkleProof: async (commit) => {
       const bytes = epicHex(commit);
-      if (bytes === null) return fail({ kind: 'NotFound' });
+      if (bytes === null)
+        return fail({ kind: 'Argument', message: `Not a valid commitment: ${commit}` });
       return read({ kind: 'currentMerkleProof', commit: fixed(bytes, COMMIT_SIZE) });
     },
   };

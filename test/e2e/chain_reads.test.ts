@@ -573,5 +573,9 @@ describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
       text: '',
     });
     assert.deepEqual(await v1('/v1/txhashset/nothing'), { status: 400, text: '' });
+    assert.deepEqual(await v1('/v1/txhashset/merkleproof?id=xyz'), {
+      status: 400,
+      text: 'Not a valid commitment: xyz',
+    });
   });
 });
