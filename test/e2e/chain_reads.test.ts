@@ -1,171 +1,49 @@
-// The chain reads of /v2/foreign against a chain mined here on the real node (automated testing,
-// Cuckatoo-only): blocks 1–6, block 5 carrying a transaction that spends block 1's coinbase.
-// Bodies are compared whole, as text. Chain-dependent facts (which outputs are spent, MMR
-// positions, Merkle proofs) are recomputed here from the mined blocks with an in-memory MMR.
+// The chain reads of /v2/foreign and their /v1 routes against a chain mined on the real node
+// (chain_reads_chain.ts). Bodies are compared whole, as text; /v1 bodies are their /v2 twin's
+// payload printed in Epic's declaration order.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { equalBytes, toHex } from '../../core/bytes.js';
-import { genesisBlock } from '../../core/genesis.js';
 import { parseJson } from '../../core/json/parse.js';
 import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { MemBackend } from '../../core/mmr/mem_backend.js';
-import { readMerkleProof } from '../../core/mmr/merkle_proof.js';
 import { Mmr } from '../../core/mmr/mmr.js';
 import { encode } from '../../core/ser/codec.js';
-import { headerHash } from '../../core/ser/header.js';
 import { writeInput } from '../../core/ser/transaction.js';
 import {
   blockPrintable,
   headerPrintable,
   kernelPrintable,
 } from '../../core/serde/printable_block.js';
-import {
-  locatedKernel,
-  outputListing,
-  outputPrintable,
-} from '../../core/serde/printable_output.js';
-import { kernelToJson, transactionToJson } from '../../core/serde/transaction.js';
+import { locatedKernel, outputListing } from '../../core/serde/printable_output.js';
+import { kernelToJson } from '../../core/serde/transaction.js';
 import type { Block } from '../../core/types/block.js';
 import type { Output } from '../../core/types/transaction.js';
-import { type KillableNode, startKillable } from '../support/killable_node.js';
-import { AUTO, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
-import { basic, ownerSecret, removeHome } from '../support/node_process.js';
-import { spendCoinbase } from '../support/spend.js';
+import { AUTO } from '../support/miner.js';
+import {
+  blocks,
+  call,
+  commitOf,
+  err,
+  expectedBlock,
+  expectedOutput,
+  hashOf,
+  isSpent,
+  merkleProofHex,
+  mineTestChain,
+  ok,
+  outputPositions,
+  rpcError,
+  spentTx,
+  stopTestChain,
+  v1,
+  v1Ok,
+} from './chain_reads_chain.js';
 
-let node: KillableNode;
-/** blocks[h] is the block at height h (0: genesis). */
-const blocks: Block[] = [genesisBlock('automated')];
-const spentTx = spendCoinbase(1);
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function mineNext(): Promise<void> {
-  const block = await mineBlock(node.url);
-  assert.deepEqual((await submit(node.url, block)).body.result, { Ok: null });
-  blocks.push(block);
-}
-
-/** The whole reply text, as the node must print it. */
-async function call(method: string, params: JsonValue[]): Promise<string> {
-  const r = await fetch(`${node.url}/v2/foreign`, {
-    method: 'POST',
-    body: stringifyJson({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(r.status, 200);
-  return r.text();
-}
-
-const text = (v: JsonValue) => stringifyJson(v, { pretty: true, sortKeys: true });
-const ok = (v: JsonValue) => text({ id: 1, jsonrpc: '2.0', result: { Ok: v } });
-const err = (v: JsonValue) => text({ id: 1, jsonrpc: '2.0', result: { Err: v } });
-const rpcError = (message: string) =>
-  text({ error: { code: -32602, message }, id: 1, jsonrpc: '2.0' });
-
-const hashOf = (h: number) => headerHash((blocks[h] as Block).header, AUTO);
-const commitOf = (o: Output) => toHex(o.commit);
-
-/** The output MMR rebuilt from the blocks: leaf positions, in order. */
-function outputPositions(): { output: Output; height: number; pos: bigint }[] {
-  const mmr = new Mmr(new MemBackend({ prunable: false }));
-  const out: { output: Output; height: number; pos: bigint }[] = [];
-  blocks.forEach((b, height) => {
-    for (const o of b.body.outputs) {
-      const element = encode(writeInput, o, 2, AUTO, 'hash');
-      out.push({ output: o, height, pos: mmr.push(element) });
-    }
-  });
-  return out;
-}
-
-function isSpent(o: Output): boolean {
-  return blocks.some((b) => b.body.inputs.some((i) => equalBytes(i.commit, o.commit)));
-}
-
-/** Merkle proof of the leaf at `pos` in the output MMR as it was after block `height`. */
-function merkleProofHex(pos: bigint, height: number): string {
-  const mmr = new Mmr(new MemBackend({ prunable: false }));
-  for (const b of blocks.slice(0, height + 1))
-    for (const o of b.body.outputs) mmr.push(encode(writeInput, o, 2, AUTO, 'hash'));
-  const p = mmr.merkleProof(pos);
-  return proofHex(p.mmrSize, p.path);
-}
-
-function proofHex(size: bigint, path: readonly Uint8Array[]): string {
-  const head = Buffer.alloc(16);
-  head.writeBigUInt64BE(size, 0);
-  head.writeBigUInt64BE(BigInt(path.length), 8);
-  return toHex(Buffer.concat([head, ...path]));
-}
-
-/** OutputPrintable of `o` as Epic must print it, from the rebuilt MMR. */
-function expectedOutput(o: Output, includeProof: boolean, includeMerkle: boolean): JsonValue {
-  const leaf = outputPositions().find((x) => equalBytes(x.output.commit, o.commit));
-  assert.ok(leaf !== undefined);
-  const spent = isSpent(o);
-  const merkle =
-    includeMerkle && o.features === 'Coinbase' && !spent
-      ? readMerkleProof(Buffer.from(merkleProofHex(leaf.pos, leaf.height), 'hex'))
-      : null;
-  return outputPrintable({
-    features: o.features,
-    commit: o.commit,
-    proof: o.proof,
-    unspentHeight: spent ? null : BigInt(leaf.height),
-    mmrIndex: spent ? 0n : leaf.pos,
-    includeProof,
-    merkleProof: merkle,
-  });
-}
-
-async function v1(path: string): Promise<{ status: number; text: string }> {
-  const r = await fetch(`${node.url}${path}`, {
-    headers: { authorization: basic(ownerSecret(node.home)) },
-  });
-  return { status: r.status, text: await r.text() };
-}
-
-/** A /v1 success: the payload, pretty, keys in Epic's declaration order. */
-const v1Ok = (v: JsonValue) => ({ status: 200, text: stringifyJson(v, { pretty: true }) });
-
-function expectedBlock(h: number): JsonValue {
-  const b = blocks[h] as Block;
-  return blockPrintable(
-    b,
-    hashOf(h),
-    b.body.outputs.map((o) => expectedOutput(o, true, true)),
-  );
-}
-
-describe('chain reads on /v2/foreign', { timeout: 240_000 }, () => {
-  before(async () => {
-    node = await startKillable();
-    for (let h = 1; h <= 4; h++) await mineNext();
-    const pushed = await foreignRpc(node.url, 'push_transaction', [
-      transactionToJson(spentTx),
-      true,
-    ]);
-    assert.deepEqual(pushed.body.result, { Ok: null });
-    await until(async () => {
-      const t = (await foreignOk(node.url, 'get_block_template', [])) as {
-        transactions: unknown[];
-      };
-      return t.transactions.length === 1;
-    });
-    await mineNext(); // 5: foundation output, the transaction
-    assert.equal((blocks[5] as Block).body.inputs.length, 1);
-    await mineNext(); // 6
-  });
-  after(async () => {
-    await node?.stop();
-    if (node) removeHome(node.home);
-  });
+describe('chain reads on /v2/foreign and /v1', { timeout: 240_000 }, () => {
+  before(mineTestChain);
+  after(stopTestChain);
 
   it('get_header by height, hash and unspent output commitment', async () => {
     const b3 = blocks[3] as Block;
