@@ -8,6 +8,7 @@ import { parseJson } from '../../core/json/parse.js';
 import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { MemBackend } from '../../core/mmr/mem_backend.js';
+import { merkleProofFromHex, verifyMerkleProof } from '../../core/mmr/merkle_proof.js';
 import { Mmr } from '../../core/mmr/mmr.js';
 import { encode } from '../../core/ser/codec.js';
 import { writeInput } from '../../core/ser/transaction.js';
@@ -90,6 +91,31 @@ describe('chain reads on /v2/foreign and /v1', { timeout: 240_000 }, () => {
     assert.equal(await call('get_block', [1, null, null]), ok(expectedBlock(1)));
     assert.equal(await call('get_block', [null, toHex(hashOf(6)), null]), ok(expectedBlock(6)));
     assert.equal(await call('get_block', [9, null, null]), err('NotFound'));
+  });
+
+  it("get_block's Merkle proofs lead to the output MMR root of the block's header", async () => {
+    const root = new Mmr(new MemBackend({ prunable: false }));
+    for (const b of blocks.slice(0, 6))
+      for (const o of b.body.outputs) root.push(encode(writeInput, o, 2, AUTO, 'hash'));
+    const reply = parseJson(await call('get_block', [5, null, null])) as {
+      result: {
+        Ok: { outputs: { commit: string; merkle_proof: string | null; mmr_index: number }[] };
+      };
+    };
+    const proved = reply.result.Ok.outputs.filter(
+      (o): o is { commit: string; merkle_proof: string; mmr_index: number } =>
+        o.merkle_proof !== null,
+    );
+    assert.equal(proved.length, 2); // the miner's and the foundation's coinbase, not the tx output
+    for (const o of proved) {
+      const output = (blocks[5] as Block).body.outputs.find((x) => commitOf(x) === o.commit);
+      assert.ok(output !== undefined);
+      const element = encode(writeInput, output, 2, AUTO, 'hash');
+      const proof = merkleProofFromHex(o.merkle_proof);
+      assert.equal(proof.mmrSize, (blocks[5] as Block).header.outputMmrSize);
+      assert.ok(verifyMerkleProof(proof, root.root(), element, BigInt(o.mmr_index)));
+      assert.ok(!verifyMerkleProof(proof, root.root(), element, BigInt(o.mmr_index) + 1n));
+    }
   });
 
   it('get_blocks: a range, skipping missing heights; Epic errors; our cap', async () => {
