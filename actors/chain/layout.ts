@@ -54,5 +54,6 @@ CREATE TABLE IF NOT EXISTS kernel_pos (
   excess BLOB NOT NULL,
   height INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS kernel_by_excess ON kernel_pos (excess, pos);
+-- Covering: a get_kernel hit reads the index alone (pos and height beside the excess).
+CREATE INDEX IF NOT EXISTS kernel_by_excess ON kernel_pos (excess, pos, height);
 `;
