@@ -66,6 +66,21 @@ describe('headerPrintable', () => {
     ]);
   });
 
+  it('prints a nonce and difficulties above 2^53 exactly', () => {
+    const g = genesisBlock('mainnet').header;
+    const big: BlockHeader = {
+      ...g,
+      pow: {
+        ...g.pow,
+        nonce: 18446744073709551615n,
+        totalDifficulty: { cuckaroo: 9007199254740993n, cuckatoo: 1n, randomx: 2n, progpow: 3n },
+      },
+    };
+    const text = stringifyJson(headerPrintable(big, new Uint8Array(32)));
+    assert.match(text, /"nonce":18446744073709551615,/);
+    assert.match(text, /"total_difficulty":\{"cuckaroo":9007199254740993,"cuckatoo":1,/);
+  });
+
   it('prints RandomX as a big-endian decimal and ProgPow as mix bytes, both with edge_bits 16', () => {
     const g = genesisBlock('mainnet').header;
     const hash = new Uint8Array(32);
