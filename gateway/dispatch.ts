@@ -115,18 +115,36 @@ export class Dispatcher {
    */
   answerNow(op: Operation, body: Uint8Array): HttpResponse | undefined {
     if (!('rpc' in op)) return undefined;
-    const head = this.services.head();
+    const state = this.state();
     const s = op.rpc;
     return (
-      this.fast.reply(s, this.rpc[s], body, head, this.fullPath[s]) ??
-      this.replies.known(s, body, head)
+      this.fast.reply(s, this.rpc[s], body, state, this.fullPath[s]) ??
+      this.replies.known(s, body, state)
     );
+  }
+
+  #published: { head: object; template: object | null; key: object } | null = null;
+
+  /**
+   * What `pure` replies are a function of: the published head and the mining template kept for
+   * it (which a pool change may replace). One object per combination, so the reply caches reuse
+   * replies exactly while both stay the same.
+   */
+  private state(): object | null {
+    const head = this.services.head();
+    if (head === null) return null;
+    const template = (this.ops.currentTemplate() as object | undefined) ?? null;
+    const p = this.#published;
+    if (p !== null && p.head === head && p.template === template) return p.key;
+    const key = {};
+    this.#published = { head, template, key };
+    return key;
   }
 
   async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {
     if ('rpc' in op) {
       const table = this.rpc[op.rpc];
-      return this.replies.serve(op.rpc, req.body, this.services.head(), (usage) =>
+      return this.replies.serve(op.rpc, req.body, this.state(), (usage) =>
         handleJsonRpc(req.body, table, usage),
       );
     }

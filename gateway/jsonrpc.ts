@@ -19,8 +19,9 @@ export interface RpcMethod {
   readonly name: string;
   readonly params: readonly RpcParam[];
   /**
-   * Its result depends only on the published chain head and constants, never on a request to an
-   * actor: a reply made of such calls can be reused while the head is unchanged (reply_cache.ts).
+   * Its result depends only on published state (the chain head, and the mining template kept for
+   * it) and constants: a reply made of such calls can be reused while that state is unchanged
+   * (reply_cache.ts, fast_rpc.ts; the dispatcher supplies the state).
    */
   readonly pure?: boolean;
   /** Resolves with the `Ok` payload; rejects with an ApiError-carrying RpcFailure or a runtime error. */

@@ -35,6 +35,8 @@ export interface Operations extends PeerOperations, ChainReadOperations {
   poolSize(): Promise<JsonValue>;
   stempoolSize(): Promise<JsonValue>;
   unconfirmedTransactions(): Promise<JsonValue>;
+  /** The template kept for the published head, if any (the reply caches key on it). */
+  currentTemplate(): JsonValue | undefined;
   /** Mining step 1 (node-api reference §8.1), shared by get_block_template and /v1. */
   blockTemplate(): Promise<JsonValue>;
   /** Mining step 2. */
@@ -97,7 +99,7 @@ function poolOperations(
 function miningOperations(
   services: Services,
   params: ChainParams,
-): Pick<Operations, 'blockTemplate' | 'finalizeTemplate' | 'submitBlock'> {
+): Pick<Operations, 'blockTemplate' | 'currentTemplate' | 'finalizeTemplate' | 'submitBlock'> {
   const v2 = <T>(write: WriteFn<T>, value: T) => encode(write, value, 2, params);
   // One template per published head, kept sealed (template_cache.ts).
   // Both steps read the pool's mineable transactions afresh, as Epic does.
@@ -117,6 +119,7 @@ function miningOperations(
   });
   return {
     blockTemplate: () => templates.get(),
+    currentTemplate: () => templates.current(),
     finalizeTemplate: async (cb) =>
       services.chain('finalizeTemplate', {
         output: v2(writeOutput, cb.output),

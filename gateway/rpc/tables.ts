@@ -163,7 +163,8 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
       noParams('get_stempool_size', ops.stempoolSize),
       noParams('get_unconfirmed_transactions', ops.unconfirmedTransactions),
       pushTransaction,
-      noParams('get_block_template', ops.blockTemplate),
+      // Pure: the reply caches key on the kept template as well as the head (dispatch.ts).
+      noParams('get_block_template', ops.blockTemplate, true),
       oneParam(
         'finalize_block_template',
         'coinbase',
