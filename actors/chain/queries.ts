@@ -49,11 +49,6 @@ const notFound = (): never => {
   throw new ReadFailure({ err: 'NotFound' });
 };
 
-/** The range-proof MMR: TxHashSet has no getter for it yet, so its private record is read. */
-function rangeProofMmr(t: TxHashSet): Mmr {
-  return (t as unknown as { readonly mmrs: { readonly rangeproof: Mmr } }).mmrs.rangeproof;
-}
-
 /** A read-only view of `backend` as it was at `size` (hashes at or below a size never change). */
 function backendAt(backend: MmrBackend, size: bigint): MmrBackend {
   const n = Number(size);
@@ -235,7 +230,7 @@ export class ChainQueries {
     const at = this.txhashset.outputPos(commit);
     if (at === undefined) return undefined;
     const id = this.txhashset.outputMmr.data(at.pos);
-    const rp = rangeProofMmr(this.txhashset).data(at.pos);
+    const rp = this.txhashset.rangeProofMmr.data(at.pos);
     if (id === null || rp === null || !equalBytes(id.subarray(1), commit)) return undefined;
     const features: OutputFeatures = id[0] === 1 ? 'Coinbase' : 'Plain';
     return { output: { features, commit, proof: rp.subarray(PROOF_PREFIX) }, at };
@@ -266,7 +261,7 @@ export class ChainQueries {
     const cap = max < MAX_OUTPUT_LISTING ? max : MAX_OUTPUT_LISTING;
     const mmr = this.txhashset.outputMmr;
     const ids = mmr.elementsFrom(start, cap, end ?? mmr.size);
-    const rps = rangeProofMmr(this.txhashset).elementsFrom(start, cap, end ?? mmr.size);
+    const rps = this.txhashset.rangeProofMmr.elementsFrom(start, cap, end ?? mmr.size);
     if (ids.elements.length !== rps.elements.length) throw new ReadFailure({ err: 'NotFound' }); // Epic: "Output and rangeproof sets don't match"
     const outputs = ids.elements.map((id, i) => {
       const features: OutputFeatures = id[0] === 1 ? 'Coinbase' : 'Plain';
@@ -315,8 +310,7 @@ export class ChainQueries {
 
   private lastLeafHashes(name: 'output' | 'rangeproof' | 'kernel', n: bigint): JsonValue {
     const t = this.txhashset;
-    const mmr =
-      name === 'output' ? t.outputMmr : name === 'kernel' ? t.kernelMmr : rangeProofMmr(t);
+    const mmr = name === 'output' ? t.outputMmr : name === 'kernel' ? t.kernelMmr : t.rangeProofMmr;
     return mmr.lastLeaves(n).map((l) => ({ hash: toHex(l.hash) }));
   }
 

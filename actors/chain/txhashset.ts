@@ -306,6 +306,10 @@ export class TxHashSet {
     return this.mmrs.output;
   }
 
+  get rangeProofMmr(): Mmr {
+    return this.mmrs.rangeproof;
+  }
+
   get kernelMmr(): Mmr {
     return this.mmrs.kernel;
   }
