@@ -9,7 +9,6 @@
 // Cuckatoo at difficulty 1) takes 20–60 s here, most of it building the ProgPoW epoch cache
 // (once: the miner and the verifiers share it on disk).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,10 +23,10 @@ import { MINER_KEYCHAIN } from '../support/coinbases.js';
 import { foreignOk, foreignRpc } from '../support/miner.js';
 import {
   basic,
-  MWNODE,
   type NodeProcess,
   ownerSecret,
   removeHome,
+  spawnNode,
   startNodeProcess,
   tempHome,
 } from '../support/node_process.js';
@@ -95,32 +94,7 @@ function startUsernet(): Promise<NodeProcess> {
     `api_secret_path = "${join(home, '.api_secret')}"`,
   ];
   writeFileSync(configFile, `${lines.join('\n')}\n`);
-  const args = [MWNODE, '--usernet', '--home', home, 'server', '--config_file', configFile, 'run'];
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  let stderr = '';
-  proc.stderr.setEncoding('utf8');
-  return new Promise((resolve, reject) => {
-    void exited.then((code) => reject(new Error(`mwnode exited with ${code}:\n${stderr}`)));
-    proc.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-      const m = /"event":"listening","addr":"127\.0\.0\.1:(\d+)"/.exec(stderr);
-      if (m === null) return;
-      const port = Number(m[1]);
-      resolve({
-        home,
-        configFile,
-        port,
-        url: `http://127.0.0.1:${port}`,
-        proc,
-        stderr: () => stderr,
-        stop: async () => {
-          if (proc.exitCode === null) proc.kill('SIGTERM');
-          return exited;
-        },
-      });
-    });
-  });
+  return spawnNode({ home, configFile, chainFlag: '--usernet' });
 }
 
 const OK = { id: 1, jsonrpc: '2.0', result: { Ok: null } };

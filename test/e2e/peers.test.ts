@@ -16,6 +16,7 @@ import {
   startNodeProcess,
   tempHome,
 } from '../support/node_process.js';
+import { sortedKeys } from '../support/sorted.js';
 
 const FULL = 'HEADER_HIST | TXHASHSET_HIST | PEER_LIST | TX_KERNEL_HASH | HEADER_FASTSYNC';
 
@@ -64,19 +65,8 @@ const LOOPBACK = {
   local_timestamp: 0,
 };
 
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v === null || typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sorted(o[k])]),
-  );
-}
-
 const rpcBody = (result: unknown) =>
-  JSON.stringify(sorted({ id: 1, jsonrpc: '2.0', result }), null, 2);
+  JSON.stringify(sortedKeys({ id: 1, jsonrpc: '2.0', result }), null, 2);
 
 let home: string;
 let node: NodeProcess;

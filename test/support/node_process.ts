@@ -1,13 +1,14 @@
 // Starts the real `mwnode` executable (compiled CLI) on the automated-testing chain in a
-// temporary home, on a free port, and stops it with SIGTERM. End-to-end tests talk to it over
+// temporary home, on a free port, and stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over
 // HTTP like any client.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './paths.js';
+import { fileURLToPath } from 'node:url';
 
-export const MWNODE = join(REPO_ROOT, 'dist', 'cli', 'mwnode.js');
+/** The node of the same build as these tests (dist/, or a private dist-x/ when built there). */
+export const MWNODE = fileURLToPath(new URL('../../cli/mwnode.js', import.meta.url));
 
 export interface NodeProcess {
   readonly home: string;
@@ -19,6 +20,8 @@ export interface NodeProcess {
   readonly stderr: () => string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL, then wait until the process is gone. */
+  kill(): Promise<void>;
 }
 
 export interface NodeOptions {
@@ -59,29 +62,45 @@ export interface Exit {
   readonly stderr: string;
 }
 
-/** Runs the node and waits for its `listening` log line; rejects with its stderr if it exits. */
-export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
-  const home = opts.home ?? tempHome();
-  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret);
-  const proc = spawn(
-    process.execPath,
-    [MWNODE, '--auto', '--home', home, 'server', '--config_file', configFile, 'run'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+export interface SpawnOptions {
+  readonly home: string;
+  readonly configFile: string;
+  /** The chain flag of the command line (default `--auto`); it must agree with the file. */
+  readonly chainFlag?: '--auto' | '--usernet';
+  /** `ignore` for long runs nobody reads the console of (a full pipe would block the node). */
+  readonly stdout?: 'pipe' | 'ignore';
+  readonly timeoutMs?: number;
+  /** Keep at most this many characters of the log (long benches); default: all. */
+  readonly stderrLimit?: number;
+}
+
+/**
+ * Runs the node with `configFile` and waits for its `listening` log line; rejects with its
+ * stderr (and exit code) if it exits or does not listen in time.
+ */
+export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
+  const { home, configFile } = o;
+  const timeoutMs = o.timeoutMs ?? 15_000;
+  const args = [MWNODE, o.chainFlag ?? '--auto', '--home', home, 'server'];
+  const proc = spawn(process.execPath, [...args, '--config_file', configFile, 'run'], {
+    stdio: ['ignore', o.stdout ?? 'pipe', 'pipe'],
+  });
   let stderr = '';
+  let listening = false;
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const alive = () => proc.exitCode === null && proc.signalCode === null;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`mwnode did not start within ${opts.timeoutMs ?? 15_000} ms:\n${stderr}`));
-    }, opts.timeoutMs ?? 15_000);
+      reject(new Error(`mwnode did not start within ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
     proc.stderr?.setEncoding('utf8');
     proc.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
+      if (stderr.length < (o.stderrLimit ?? Number.POSITIVE_INFINITY)) stderr += chunk;
+      if (listening) return;
       const m = /"event":"listening","addr":"127\.0\.0\.1:(\d+)","tls":(true|false)/.exec(stderr);
       if (m === null) return;
+      listening = true;
       clearTimeout(timer);
       const port = Number(m[1]);
       resolve({
@@ -92,8 +111,12 @@ export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
         proc,
         stderr: () => stderr,
         stop: async () => {
-          if (proc.exitCode === null) proc.kill('SIGTERM');
+          if (alive()) proc.kill('SIGTERM');
           return exited;
+        },
+        kill: async () => {
+          if (alive()) proc.kill('SIGKILL');
+          await exited;
         },
       });
     });
@@ -101,6 +124,17 @@ export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
       clearTimeout(timer);
       reject(Object.assign(new Error(`mwnode exited with ${code}:\n${stderr}`), { code, stderr }));
     });
+  });
+}
+
+/** Writes the config for `opts` and runs the node on the automated-testing chain. */
+export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
+  const home = opts.home ?? tempHome();
+  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret);
+  return spawnNode({
+    home,
+    configFile,
+    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
   });
 }
 

@@ -14,6 +14,7 @@ import type { ChainType } from '../../../core/chain_type.js';
 import { Dispatcher } from '../../../gateway/dispatch.js';
 import type { HttpResponse } from '../../../gateway/http.js';
 import type { Services } from '../../../gateway/services.js';
+import { sortedKeys } from '../../support/sorted.js';
 
 const NOW = 1_800_000_000;
 const FULL = 'HEADER_HIST | TXHASHSET_HIST | PEER_LIST | TX_KERNEL_HASH | HEADER_FASTSYNC';
@@ -63,20 +64,8 @@ const LOOP = {
   local_timestamp: 0,
 };
 
-/** The same keys sorted, as every /v2 reply prints them. */
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v === null || typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sorted(o[k])]),
-  );
-}
-
 const rpcBody = (result: unknown, id = 1) =>
-  JSON.stringify(sorted({ id, jsonrpc: '2.0', result }), null, 2);
+  JSON.stringify(sortedKeys({ id, jsonrpc: '2.0', result }), null, 2);
 
 function setup(chainType: ChainType): { dispatcher: Dispatcher; close: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'mwnode-peerops-'));
