@@ -314,7 +314,7 @@ export class ChainQueries {
     return mmr.lastLeaves(n).map((l) => ({ hash: toHex(l.hash) }));
   }
 
-  /** `/v1/txhashset/merkleproof`: Epic's placeholder output around a proof to the current root. */
+  /** `/v1/txhashset/merkleproof`: Epic's fixed stand-in output fields around a proof to the current root. */
   private currentMerkleProof(commit: Uint8Array): JsonValue {
     const at = this.txhashset.outputPos(commit) ?? notFound();
     let proof: MerkleProof;
