@@ -52,6 +52,7 @@ export async function mineChain(url: string, count: number, keyBase = 0): Promis
     const block = await mineBlock(url, { keyIndex: keyBase + tip.height + 1 });
     const reply = await foreignRpc(url, 'submit_block', [blockToJson(block)]);
     assert.deepEqual(reply.body.result, { Ok: null }, `block ${tip.height + 1}`);
+    assert.equal((await getTip(url)).height, tip.height + 1, 'get_tip advances with each block');
     out.push(record(block));
   }
   return out;
