@@ -1,0 +1,105 @@
+// wrk with a mix of requests: each request is drawn at random, by weight, from a list of
+// POSTs that may differ in path, headers and body (wrk.ts sends one request shape per run).
+// wrk only reports latency over the whole run, so per-request-kind figures need one run per
+// kind (a list holding that kind only).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LoadResult } from './loadgen.js';
+
+export interface MixEntry {
+  readonly path: string;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Whole number ≥ 1: the entry is drawn `weight` times as often as an entry of weight 1. */
+  readonly weight: number;
+}
+
+export interface MixOptions {
+  /** Origin only, e.g. http://127.0.0.1:3413 (paths come from the entries). */
+  readonly url: string;
+  readonly entries: readonly MixEntry[];
+  readonly connections: number;
+  readonly seconds: number;
+}
+
+/** A Lua long string that cannot be closed early by the text itself. */
+function luaString(text: string): string {
+  let eq = '';
+  while (text.includes(`]${eq}]`)) eq += '=';
+  return `[${eq}[${text}]${eq}]`;
+}
+
+function luaHeaders(headers: Readonly<Record<string, string>>): string {
+  const all = { 'Content-Type': 'application/json', ...headers };
+  const fields = Object.entries(all).map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`);
+  return `{ ${fields.join(', ')} }`;
+}
+
+/** The script: requests are formatted once per thread, then drawn uniformly from the pool. */
+export function mixScript(entries: readonly MixEntry[]): string {
+  const lines = ['local specs = {'];
+  for (const e of entries) {
+    if (!Number.isInteger(e.weight) || e.weight < 1) throw new RangeError(`weight ${e.weight}`);
+    const hs = luaHeaders(e.headers ?? {});
+    lines.push(`  { ${luaString(e.path)}, ${hs}, ${luaString(e.body)}, ${e.weight} },`);
+  }
+  lines.push(
+    '}',
+    'local pool = {}',
+    'function init(args)',
+    '  math.randomseed(os.time())',
+    '  for _, s in ipairs(specs) do',
+    '    local r = wrk.format("POST", s[1], s[2], s[3])',
+    '    for _ = 1, s[4] do pool[#pool + 1] = r end',
+    '  end',
+    'end',
+    'function request()',
+    '  return pool[math.random(#pool)]',
+    'end',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function unit(value: string, suffix: string): number {
+  const n = Number.parseFloat(value);
+  if (suffix === 'us') return n / 1000;
+  if (suffix === 's') return n * 1000;
+  return n;
+}
+
+/** Parses wrk's `--latency` report. */
+export function parseWrk(out: string, seconds: number): LoadResult {
+  const pct = (p: string): number => {
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    return m ? unit(m[1] as string, m[2] as string) : Number.NaN;
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    out,
+  );
+  const sockets = socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  return {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+    seconds,
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+    p50ms: pct('50'),
+    p99ms: pct('99'),
+    errors: non2xx + sockets,
+  };
+}
+
+export function runWrkMix(opts: MixOptions): LoadResult {
+  const dir = mkdtempSync(join(tmpdir(), 'mwnode-wrkmix-'));
+  const script = join(dir, 'mix.lua');
+  try {
+    writeFileSync(script, mixScript(opts.entries));
+    const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
+    const run = spawnSync('wrk', [...args, '-s', script, opts.url], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
+    return parseWrk(run.stdout, opts.seconds);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
