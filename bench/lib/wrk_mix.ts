@@ -1,7 +1,7 @@
 // wrk with a mix of requests: each request is drawn at random, by weight, from a list of
 // POSTs that may differ in path, headers and body (wrk.ts sends one request shape per run).
 // wrk only reports latency over the whole run, so per-request-kind figures need one run per
-// kind (a list holding that kind only).
+// kind (a list holding that kind only). A reply without an `Ok` result counts as an error.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +33,7 @@ function luaString(text: string): string {
 
 function luaHeaders(headers: Readonly<Record<string, string>>): string {
   const all = { 'Content-Type': 'application/json', ...headers };
-  const fields = Object.entries(all).map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`);
+  const fields = Object.entries(all).map(([k, v]) => `[ ${luaString(k)} ] = ${luaString(v)}`);
   return `{ ${fields.join(', ')} }`;
 }
 
@@ -58,6 +58,18 @@ export function mixScript(entries: readonly MixEntry[]): string {
     'function request()',
     '  return pool[math.random(#pool)]',
     'end',
+    // A JSON-RPC error is an HTTP 200: count replies that carry no `Ok` result.
+    'bad = 0',
+    'function response(status, headers, body)',
+    '  if not string.find(body, \'"Ok"\', 1, true) then bad = bad + 1 end',
+    'end',
+    'local threads = {}',
+    'function setup(thread) threads[#threads + 1] = thread end',
+    'function done(summary, latency, requests)',
+    '  local n = 0',
+    '  for _, t in ipairs(threads) do n = n + t:get("bad") end',
+    '  io.write(string.format("Replies without Ok: %d\\n", n))',
+    'end',
   );
   return `${lines.join('\n')}\n`;
 }
@@ -76,6 +88,7 @@ export function parseWrk(out: string, seconds: number): LoadResult {
     return m ? unit(m[1] as string, m[2] as string) : Number.NaN;
   };
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const notOk = Number(/Replies without Ok: (\d+)/.exec(out)?.[1] ?? 0);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
     out,
   );
@@ -86,7 +99,7 @@ export function parseWrk(out: string, seconds: number): LoadResult {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
     p50ms: pct('50'),
     p99ms: pct('99'),
-    errors: non2xx + sockets,
+    errors: non2xx + sockets + notOk,
   };
 }
 
@@ -95,9 +108,15 @@ export function runWrkMix(opts: MixOptions): LoadResult {
   const script = join(dir, 'mix.lua');
   try {
     writeFileSync(script, mixScript(opts.entries));
-    const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
+    // wrk leaves requests slower than its timeout (2 s by default) out of the latency figures.
+    const timeout = `--timeout=${Math.max(10, opts.seconds)}s`;
+    const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, timeout, '--latency'];
     const run = spawnSync('wrk', [...args, '-s', script, opts.url], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
+    // wrk runs on when its script does not load (sending GET /): any stderr is a failure.
+    if (run.status !== 0 || run.stderr !== '')
+      throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
+    if (!run.stdout.includes('Replies without Ok:'))
+      throw new Error(`wrk did not run the script's done(): ${run.stdout}`);
     return parseWrk(run.stdout, opts.seconds);
   } finally {
     rmSync(dir, { recursive: true, force: true });
