@@ -149,6 +149,7 @@ export class Dispatcher {
       );
     }
     if ('peers' in op) return this.ops.peersRest(op.peers, req);
+    if ('pool' in op) return this.ops.poolRest(op.pool, req);
     if ('chain' in op) return this.ops.chainRest(op.chain, req);
     try {
       return respond(200, stringifyJson(await this.ops[op.rest](), { pretty: true }));

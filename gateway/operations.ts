@@ -14,12 +14,13 @@ import type { Transaction } from '../core/types/transaction.js';
 import { type ChainReadOperations, chainReadOperations } from './chain_reads.js';
 import { isBusy } from './errors.js';
 import { type PeerOperations, peerOperations } from './peer_ops.js';
+import { type PoolRestOperations, poolRestOperations } from './pool_rest.js';
 import { ROUTE_INDEX } from './routes.js';
 import type { Services } from './services.js';
 import { TemplateCache } from './template_cache.js';
 import { statusView, tipView, versionView } from './views.js';
 
-export interface Operations extends PeerOperations, ChainReadOperations {
+export interface Operations extends PeerOperations, ChainReadOperations, PoolRestOperations {
   /** Parameters of the chain served (encodings depend on them). */
   readonly chainParams: ChainParams;
   routeIndex(): Promise<JsonValue>;
@@ -161,5 +162,6 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
     ...poolOperations(services, CHAIN_PARAMS[identity.chainType]),
     ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
     ...peerOperations(services, identity.chainType),
+    ...poolRestOperations(services, identity.chainType),
   };
 }

@@ -5,6 +5,7 @@
 
 import type { ChainRestOp } from './chain_rest.js';
 import type { PeerRestOp } from './peer_ops.js';
+import type { PoolRestOp } from './pool_rest.js';
 
 export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
 export type RestOp =
@@ -21,6 +22,8 @@ export type Operation =
   | { readonly rest: RestOp }
   | { readonly rpc: RpcSurface }
   | { readonly peers: PeerRestOp }
+  /** `/v1/pool` and `/v1/pool/push_tx`: answered whole by gateway/pool_rest.ts. */
+  | { readonly pool: PoolRestOp }
   /** `/v1` chain reads: answered whole by gateway/chain_rest.ts (path and query name the read). */
   | { readonly chain: ChainRestOp };
 
@@ -63,8 +66,8 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/txhashset/*', { get: { chain: 'txhashset' } }),
   v1('/v1/status', { get: { rest: 'status' } }),
   v1('/v1/kerneldownload'),
-  v1('/v1/pool'),
-  v1('/v1/pool/push_tx', {}, RPC_MAX_BODY),
+  v1('/v1/pool', { get: { pool: 'info' } }),
+  v1('/v1/pool/push_tx', { post: { pool: 'push' } }, RPC_MAX_BODY),
   v1('/v1/peers/all', { get: { peers: 'all' } }),
   v1('/v1/peers/connected', { get: { peers: 'connected' } }),
   v1('/v1/peers/onion_addresses', { get: { peers: 'onionAddresses' } }),
