@@ -136,15 +136,30 @@ function workloads(home: string, chain: ChainFacts): Workload[] {
   ];
 }
 
+/**
+ * fetch may reuse a keep-alive socket the node closed during a load phase: the request (a read)
+ * is simply made again.
+ */
+async function post(url: string, e: MixEntry): Promise<Response> {
+  const init = {
+    method: 'POST',
+    body: e.body,
+    headers: { 'content-type': 'application/json', ...e.headers },
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (!(err instanceof TypeError) || attempt === 3) throw err;
+    }
+  }
+}
+
 /** Sends each entry once, outside the load, and checks the reply is a success. */
 async function check(url: string, entries: readonly MixEntry[]): Promise<number> {
   let bytes = 0;
   for (const e of entries) {
-    const r = await fetch(`${url}${e.path}`, {
-      method: 'POST',
-      body: e.body,
-      headers: { 'content-type': 'application/json', ...e.headers },
-    });
+    const r = await post(`${url}${e.path}`, e);
     const text = await r.text();
     const body = JSON.parse(text) as { result?: { Ok?: unknown } };
     if (r.status !== 200 || body.result?.Ok === undefined)
