@@ -1,4 +1,4 @@
-// `node dist/bench/api.js`: a wallet-refresh workload on the real mwnode (automated-testing
+// `npm run bench -- api`: a wallet-refresh workload on the real mwnode (automated-testing
 // chain, Cuckatoo-only policy, ~20 mined blocks, 3 of them carrying a spend). A wallet refresh
 // calls get_status (owner), get_tip, get_outputs for up to 500 of its commitments (most of them
 // unknown to the node) and get_kernel for the kernels of its transactions. 100 keep-alive clients
