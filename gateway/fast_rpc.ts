@@ -8,6 +8,23 @@
 // the two halves. Anything unusual in the body (escapes, duplicate keys, non-ASCII bytes, ids
 // that are not plain non-negative integers, plain strings or null, batches, other params) is
 // declined and takes the full path, which stays the definition of every answer.
+
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  CR,
+  LF,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  SPACE,
+  TAB,
+  ZERO,
+} from '../core/json/chars.js';
 import type { HttpResponse } from './http.js';
 import type { MethodTable } from './jsonrpc.js';
 
@@ -22,20 +39,6 @@ export interface Envelope {
 /** Longer bodies are never scanned; a poller's envelope is about 60 bytes. */
 export const FAST_MAX_BODY = 512;
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const COMMA = 44;
-const ZERO = 48;
-const NINE = 57;
-const COLON = 58;
-const OPEN_BRACKET = 91;
-const BACKSLASH = 92;
-const CLOSE_BRACKET = 93;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
 const U64_MAX_TEXT = '18446744073709551615';
 
 // Which keys were seen, as bits; any key seen twice is declined (the full parser keeps the last).

@@ -181,9 +181,9 @@ function reachesDifficulty(header: BlockHeader, parent: BlockHeader, params: Cha
 
 /**
  * The facts `validateHeaderAgainstParent` reads, computed in Epic's order. Facts past the
- * first step that fails (seed height, policy allowed, policy defined) are placeholders
- * (`expectedAlgo` null, `pow` 'skip'), never read because validation stops there first; so are
- * the PoW facts of a header that will fail the height or time check.
+ * first step that fails (seed height, policy allowed, policy defined) are not computed
+ * (`expectedAlgo` null, `pow` 'skip'): validation stops at that step and never reads them. The
+ * same holds for the PoW facts of a header that will fail the height or time check.
  */
 export function headerFacts(
   header: BlockHeader,

@@ -2,6 +2,32 @@
 // beyond 2^53 - 1 become bigints instead of losing precision. The parser is iterative (an explicit
 // stack of open containers), so hostile nesting can only ever produce a JsonError.
 
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  CR,
+  DOT,
+  LF,
+  LOWER_E,
+  LOWER_F,
+  LOWER_N,
+  LOWER_T,
+  LOWER_U,
+  MINUS,
+  NINE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  PLUS,
+  QUOTE,
+  SLASH,
+  SPACE,
+  TAB,
+  UPPER_E,
+  ZERO,
+} from './chars.js';
 import type { JsonArray, JsonObject, JsonValue } from './value.js';
 
 export type JsonErrorKind = 'TooLarge' | 'TooDeep' | 'Syntax';
@@ -34,31 +60,6 @@ export interface ParseLimits {
 export const DEFAULT_MAX_LENGTH = 16 * 1024 * 1024;
 // serde_json's limit is also 128, but it counts so that 127 levels is the most it accepts.
 export const DEFAULT_MAX_DEPTH = 128;
-
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const QUOTE = 34;
-const PLUS = 43;
-const COMMA = 44;
-const MINUS = 45;
-const DOT = 46;
-const SLASH = 47;
-const ZERO = 48;
-const NINE = 57;
-const COLON = 58;
-const OPEN_BRACKET = 91;
-const BACKSLASH = 92;
-const CLOSE_BRACKET = 93;
-const UPPER_E = 69;
-const LOWER_E = 101;
-const LOWER_F = 102;
-const LOWER_N = 110;
-const LOWER_T = 116;
-const LOWER_U = 117;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;

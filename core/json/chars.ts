@@ -1,0 +1,25 @@
+// Character codes the JSON scanners compare bytes and string code units with.
+export const TAB = 9;
+export const LF = 10;
+export const CR = 13;
+export const SPACE = 32;
+export const QUOTE = 34;
+export const PLUS = 43;
+export const COMMA = 44;
+export const MINUS = 45;
+export const DOT = 46;
+export const SLASH = 47;
+export const ZERO = 48;
+export const NINE = 57;
+export const COLON = 58;
+export const UPPER_E = 69;
+export const OPEN_BRACKET = 91;
+export const BACKSLASH = 92;
+export const CLOSE_BRACKET = 93;
+export const LOWER_E = 101;
+export const LOWER_F = 102;
+export const LOWER_N = 110;
+export const LOWER_T = 116;
+export const LOWER_U = 117;
+export const OPEN_BRACE = 123;
+export const CLOSE_BRACE = 125;
