@@ -13,8 +13,17 @@ import { type HttpRequest, type HttpResponse, respond } from './http.js';
 import { RpcFailure } from './jsonrpc.js';
 import type { Services } from './services.js';
 
-/** The `/v1/peers` handlers: the three lists, one peer (GET), ban/unban (POST). */
-export type PeerRestOp = 'all' | 'connected' | 'onionAddresses' | 'peer' | 'command';
+/**
+ * The `/v1/peers` handlers: the three lists, one peer (GET), ban/unban (POST); and
+ * `/v1/kerneldownload`, which asks a connected peer for the kernel set.
+ */
+export type PeerRestOp =
+  | 'all'
+  | 'connected'
+  | 'onionAddresses'
+  | 'peer'
+  | 'command'
+  | 'kernelDownload';
 
 export interface PeerOperations {
   /** get_peers: every stored peer, or with an address the one-element array of its record. */
@@ -44,6 +53,9 @@ function addrOfSegment(segment: string, floonet: boolean): PeerAddr | null {
   const ip = parseIp(segment);
   return ip !== null ? fromIp(ip, floonet) : parseSocketAddr(segment);
 }
+
+/** Epic's Debug form of a p2p `Send` error: why a kernel-data request cannot leave yet. */
+export const KERNEL_REQUEST_UNSENT = 'Send("no P2P layer to send the kernel data request over")';
 
 const pretty = (v: JsonValue) => respond(200, stringifyJson(v, { pretty: true }));
 const compact = (v: JsonValue) => respond(200, stringifyJson(v));
@@ -90,12 +102,26 @@ export function peerOperations(services: Services, chainType: ChainType): PeerOp
     return 'error' in r ? respond(500, `${verb} failed: ${r.error}`) : respond(200, '{}');
   };
 
+  /**
+   * POST (Epic) or GET (spec) /v1/kerneldownload: Epic asks its most-work connected peer for the
+   * kernel set. The answer follows the peers actor's real connected list; with a peer connected
+   * there is still no P2P layer to send the request over, so that case fails honestly too, in
+   * Epic's "send failed" form rather than pretending with a 200.
+   */
+  const kernelDownload = async (): Promise<HttpResponse> => {
+    const connected = await services.peers('connected', {});
+    if (connected.length === 0)
+      return respond(500, 'requesting kernel data from peer failed (no peers)');
+    return respond(500, `requesting kernel data from peer failed: ${KERNEL_REQUEST_UNSENT}`);
+  };
+
   const rest: Readonly<Record<PeerRestOp, (req: HttpRequest) => Promise<HttpResponse>>> = {
     all: async () => pretty(await all()),
     connected: async () => compact(await ops.connectedPeers()),
     onionAddresses: async () => compact({ onion_addresses: await ops.onionAddresses() }),
     peer,
     command,
+    kernelDownload,
   };
   return {
     ...ops,

@@ -1,7 +1,7 @@
 // The node's routes as data: Epic's 19 `/v1` patterns, the three JSON-RPC surfaces and the
 // spec's route index at `/` and `/v2/`. A route names its surface (which credential guards it),
-// the operation for each verb, and its body cap. Patterns whose operations are not served yet
-// keep their place (so auth and 404-after-auth behave as in Epic) with no verbs.
+// the operation for each verb, and its body cap. A verb a route does not list is a 404 after the
+// credential check, as in Epic.
 
 import type { ChainRestOp } from './chain_rest.js';
 import type { PeerRestOp } from './peer_ops.js';
@@ -65,7 +65,11 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/chain/validate', { get: { rest: 'validateChain' } }),
   v1('/v1/txhashset/*', { get: { chain: 'txhashset' } }),
   v1('/v1/status', { get: { rest: 'status' } }),
-  v1('/v1/kerneldownload'),
+  // Epic serves POST only; the spec lists GET: both (README, chain reads paragraph).
+  v1('/v1/kerneldownload', {
+    get: { peers: 'kernelDownload' },
+    post: { peers: 'kernelDownload' },
+  }),
   v1('/v1/pool', { get: { pool: 'info' } }),
   v1('/v1/pool/push_tx', { post: { pool: 'push' } }, RPC_MAX_BODY),
   v1('/v1/peers/all', { get: { peers: 'all' } }),

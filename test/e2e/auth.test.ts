@@ -323,11 +323,11 @@ describe('owner credential (default config, real mwnode process)', () => {
     it('unknown path /v3/x with a wrong credential → 404, empty body', async () => {
       assertNotFound(await call(node, '/v3/x', { auth: basic('nonsense') }));
     });
-    it('GET /v1/kerneldownload (known pattern, not served) with the credential → 404, empty body', async () => {
-      assertNotFound(await call(node, '/v1/kerneldownload', { auth: basic(secret) }));
+    it('GET /v1/chain/compact (known pattern, verb not served) with the credential → 404, empty body', async () => {
+      assertNotFound(await call(node, '/v1/chain/compact', { auth: basic(secret) }));
     });
-    it('GET /v1/kerneldownload without a credential → 401 (auth before the handler)', async () => {
-      assertUnauthorized(await call(node, '/v1/kerneldownload'), 'NodeAPI');
+    it('GET /v1/chain/compact without a credential → 401 (auth before the verb)', async () => {
+      assertUnauthorized(await call(node, '/v1/chain/compact'), 'NodeAPI');
     });
     it('GET /v2/owner (wrong verb) with the credential → 404; without → 401', async () => {
       assertNotFound(await call(node, '/v2/owner', { auth: basic(secret) }));

@@ -20,7 +20,7 @@ import type { Block } from '../../core/types/block.js';
 import type { Output } from '../../core/types/transaction.js';
 import { type KillableNode, startKillable } from '../support/killable_node.js';
 import { AUTO, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
-import { basic, ownerSecret, removeHome } from '../support/node_process.js';
+import { basic, ownerSecret, removeHome, tempHome } from '../support/node_process.js';
 import { spendCoinbase } from '../support/spend.js';
 
 let node: KillableNode;
@@ -140,8 +140,11 @@ export function expectedBlock(h: number): JsonValue {
 }
 
 /** Starts the node and mines blocks 1–6 (see the top of this file). */
-export async function mineTestChain(): Promise<void> {
-  node = await startKillable();
+export const mineTestChain = (): Promise<void> => mineTestChainIn(tempHome());
+
+/** As mineTestChain, in a home prepared by the caller (a seeded peer store, say). */
+export async function mineTestChainIn(home: string): Promise<void> {
+  node = await startKillable(home);
   for (let h = 1; h <= 4; h++) await mineNext();
   const pushed = await foreignRpc(node.url, 'push_transaction', [transactionToJson(spentTx), true]);
   assert.deepEqual(pushed.body.result, { Ok: null });
