@@ -63,27 +63,83 @@ type Call =
 const ALLOWED_KEYS = new Set(['jsonrpc', 'method', 'params', 'id']);
 const U64_MAX = 0xffff_ffff_ffff_ffffn;
 
+/** jsonrpc-core's `Id`: null, a string or a u64 (serde_json reads `-0` as a float). */
 function parseId(v: JsonValue | undefined): Id | undefined {
   if (v === null || typeof v === 'string') return v;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && !Object.is(v, -0)) return v;
   if (typeof v === 'bigint' && v >= 0n && v <= U64_MAX) return v;
   return undefined;
 }
 
-function classify(v: JsonValue): Call {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { kind: 'invalid', id: null };
-  const o = v as { readonly [k: string]: JsonValue };
-  const id = Object.hasOwn(o, 'id') ? parseId(o.id) : undefined;
-  const invalid: Call = { kind: 'invalid', id: id ?? null };
+/** `Option<Version>`: absent or null is no version, "2.0" the only version; undefined: neither. */
+function parseVersion(v: JsonValue | undefined): boolean | undefined {
+  if (v === undefined || v === null) return false;
+  return v === '2.0' ? true : undefined;
+}
+
+/** `Params`: absent or null (no params), an array or an object. */
+function isParams(v: JsonValue | undefined): boolean {
+  return v === undefined || v === null || typeof v === 'object';
+}
+
+/**
+ * One call object as jsonrpc-core's untagged `Call` reads it: a method call, else a
+ * notification, else `Invalid { id }`. Undefined when not even `Invalid` fits (an `id` that is
+ * no `Id`): then the whole request fails to parse (-32700), as in Epic.
+ */
+function callOfObject(o: { readonly [k: string]: JsonValue }): Call | undefined {
+  const id = Object.hasOwn(o, 'id') ? parseId(o.id) : null;
+  if (id === undefined) return undefined;
+  const invalid: Call = { kind: 'invalid', id };
   if (Object.keys(o).some((k) => !ALLOWED_KEYS.has(k))) return invalid;
-  if (Object.hasOwn(o, 'jsonrpc') && o.jsonrpc !== '2.0') return invalid;
-  if (typeof o.method !== 'string') return invalid;
-  const params = o.params;
-  if (params !== undefined && params !== null && typeof params !== 'object') return invalid;
-  const version = Object.hasOwn(o, 'jsonrpc');
-  if (!Object.hasOwn(o, 'id')) return { kind: 'notification', version, method: o.method, params };
-  if (id === undefined) return invalid;
-  return { kind: 'call', id, version, method: o.method, params };
+  const version = parseVersion(o.jsonrpc);
+  const { method, params } = o;
+  if (version === undefined || typeof method !== 'string' || !isParams(params)) return invalid;
+  if (!Object.hasOwn(o, 'id')) return { kind: 'notification', version, method, params };
+  return { kind: 'call', id, version, method, params };
+}
+
+/**
+ * An array read as a call: serde's derived structs also accept their fields as a sequence, so
+ * `[jsonrpc, method, params, id]` is a method call, `[jsonrpc, method(, params)]` a
+ * notification and `[]` / `[id]` an `Invalid { id }` (its id defaults to null).
+ */
+function callOfSeq(a: readonly JsonValue[]): Call | undefined {
+  if (a.length <= 1) {
+    const id = a.length === 0 ? null : parseId(a[0]);
+    return id === undefined ? undefined : { kind: 'invalid', id };
+  }
+  const version = parseVersion(a[0]);
+  const method = a[1];
+  const params = a[2];
+  if (a.length > 4 || version === undefined || typeof method !== 'string' || !isParams(params))
+    return undefined;
+  if (a.length < 4) return { kind: 'notification', version, method, params };
+  const id = parseId(a[3]);
+  return id === undefined ? undefined : { kind: 'call', id, version, method, params };
+}
+
+function callOf(v: JsonValue): Call | undefined {
+  if (Array.isArray(v)) return callOfSeq(v);
+  if (typeof v === 'object' && v !== null)
+    return callOfObject(v as { readonly [k: string]: JsonValue });
+  return undefined;
+}
+
+/**
+ * jsonrpc-core's untagged `Request`: a single call (an array too, when it reads as one, see
+ * callOfSeq), else a batch whose every element is a call. Undefined: not a request (-32700).
+ */
+function parseRequest(v: JsonValue): Call | Call[] | undefined {
+  const single = callOf(v);
+  if (single !== undefined || !Array.isArray(v)) return single;
+  const calls: Call[] = [];
+  for (const element of v) {
+    const c = callOf(element);
+    if (c === undefined) return undefined;
+    calls.push(c);
+  }
+  return calls;
 }
 
 function errorReply(code: number, message: string, id: Id, version: boolean): JsonValue {
@@ -162,6 +218,12 @@ function jsonReply(value: JsonValue): HttpResponse {
   return respond(200, stringifyJson(value, { pretty: true, sortKeys: true }), JSON_CORS_HEADERS);
 }
 
+const PARSE_ERROR: JsonValue = {
+  error: { code: -32700, message: 'Parse error' },
+  id: null,
+  jsonrpc: '2.0',
+};
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -180,23 +242,15 @@ export async function handleJsonRpc(
     const why = e instanceof JsonError ? e.message : 'invalid UTF-8';
     return respond(500, `Request error: Invalid request body: ${why}`, CORS_HEADERS);
   }
+  const parsed = parseRequest(request);
   try {
-    if (Array.isArray(request)) {
-      if (request.length === 0)
-        return jsonReply(
-          (await dispatch({ kind: 'invalid', id: null }, methods, usage)) as JsonValue,
-        );
-      const replies = await Promise.all(request.map((c) => dispatch(classify(c), methods, usage)));
+    if (parsed === undefined) return jsonReply(PARSE_ERROR);
+    if (Array.isArray(parsed)) {
+      const replies = await Promise.all(parsed.map((c) => dispatch(c, methods, usage)));
+      // Notifications leave no reply; only notifications leave `[]`, as Epic answers over HTTP.
       return jsonReply(replies.filter((r): r is JsonValue => r !== undefined));
     }
-    if (typeof request !== 'object' || request === null) {
-      return jsonReply({
-        error: { code: -32700, message: 'Parse error' },
-        id: null,
-        jsonrpc: '2.0',
-      });
-    }
-    const reply = await dispatch(classify(request), methods, usage);
+    const reply = await dispatch(parsed, methods, usage);
     return jsonReply(reply ?? []);
   } catch (e) {
     if (isBusy(e)) return busyResponse();

@@ -55,7 +55,11 @@ const params = (
   run: (args: readonly unknown[]) => Promise<JsonValue>,
 ): RpcMethod => ({ name, params: decoders.map(([p, decode]) => ({ name: p, decode })), run });
 
-const u64 = (v: JsonValue): bigint => asU64(v, 'param');
+/** Epic's u64 argument; `-0` is a float to serde_json, so it does not deserialize either. */
+function u64(v: JsonValue): bigint {
+  if (Object.is(v, -0)) throw new TypeError('expected an unsigned integer');
+  return asU64(v, 'param');
+}
 const optionalU64 = (v: JsonValue): bigint | null => (v === null ? null : u64(v));
 function str(v: JsonValue): string {
   if (typeof v !== 'string') throw new TypeError('expected a string');

@@ -88,12 +88,12 @@ describe('JSON-RPC envelopes', () => {
   });
 });
 
-describe('JSON-RPC errors', () => {
-  const err = (code: number, message: string, id: JsonValue, version = true): string =>
-    pretty(
-      version ? { error: { code, message }, id, jsonrpc: '2.0' } : { error: { code, message }, id },
-    );
+const err = (code: number, message: string, id: JsonValue, version = true): string =>
+  pretty(
+    version ? { error: { code, message }, id, jsonrpc: '2.0' } : { error: { code, message }, id },
+  );
 
+describe('JSON-RPC errors', () => {
   it('-32601 unknown method', async () => {
     assert.equal(
       (await call('{"jsonrpc":"2.0","method":"nope","params":[],"id":3}')).body,
@@ -137,14 +137,33 @@ describe('JSON-RPC errors', () => {
       err(-32600, 'Invalid request', 2, false),
     );
     assert.equal(
-      (await call('{"jsonrpc":"2.0","method":"unit","id":-1}')).body,
-      err(-32600, 'Invalid request', null, false),
-    );
-    assert.equal(
       (await call('{"jsonrpc":"2.0","method":"unit","params":5,"id":3}')).body,
       err(-32600, 'Invalid request', 3, false),
     );
     assert.equal((await call('[]')).body, err(-32600, 'Invalid request', null, false));
+  });
+
+  it('an id that is no Id (negative, -0, fraction, beyond u64) fails the whole request', async () => {
+    for (const id of ['-1', '-0', '1.5', '18446744073709551616', '[]', '{}', 'true']) {
+      for (const body of [
+        `{"jsonrpc":"2.0","method":"unit","id":${id}}`,
+        `{"method":"unit","id":${id},"x":1}`,
+        `[{"method":"unit","id":1},{"method":"unit","id":${id}}]`,
+      ])
+        assert.equal((await call(body)).body, err(-32700, 'Parse error', null), body);
+    }
+  });
+
+  it('"jsonrpc": null is no version: a valid call whose reply has no jsonrpc key', async () => {
+    assert.equal(
+      (await call('{"jsonrpc":null,"method":"get_pool_size","id":8}')).body,
+      pretty({ id: 8, result: { Ok: 1 } }),
+    );
+    for (const v of ['"2"', '2', '"2.0 "', '{}'])
+      assert.equal(
+        (await call(`{"jsonrpc":${v},"method":"get_pool_size","id":8}`)).body,
+        err(-32600, 'Invalid request', 8, false),
+      );
   });
 
   it('-32700 for JSON that is not a request', async () => {
@@ -190,14 +209,35 @@ describe('JSON-RPC batches and notifications', () => {
     assert.equal((await call('[{"jsonrpc":"2.0","method":"unit"},{"method":"unit"}]')).body, '[]');
   });
 
-  it('a non-object element of a batch is its own Invalid request', async () => {
-    const r = await call('[1,{"jsonrpc":"2.0","method":"unit","id":4}]');
+  it('a scalar element makes the whole batch unparsable (-32700), as jsonrpc-core', async () => {
+    for (const body of [
+      '[1,{"jsonrpc":"2.0","method":"unit","id":4}]',
+      '[{"method":"unit"},"x",2]',
+    ])
+      assert.equal((await call(body)).body, err(-32700, 'Parse error', null));
+  });
+
+  it('an array element of a batch is read as a call in sequence form', async () => {
+    const r = await call('[[],[null,"unit",null,5],["2.0","unit"],{"method":"unit","id":6}]');
     assert.equal(
       r.body,
       pretty([
         { error: { code: -32600, message: 'Invalid request' }, id: null },
-        { id: 4, jsonrpc: '2.0', result: { Ok: null } },
+        { id: 5, result: { Ok: null } },
+        { id: 6, result: { Ok: null } },
       ]),
     );
+  });
+
+  it('a top-level array that reads as one call in sequence form is a single call', async () => {
+    assert.equal(
+      (await call('["2.0","get_pool_size",[],7]')).body,
+      pretty({ id: 7, jsonrpc: '2.0', result: { Ok: 1 } }),
+    );
+    assert.equal((await call('[null,"unit"]')).body, '[]');
+    assert.equal((await call('["abc"]')).body, err(-32600, 'Invalid request', 'abc', false));
+    assert.equal((await call('[null]')).body, err(-32600, 'Invalid request', null, false));
+    // Five elements fit no call, and the elements are no calls either.
+    assert.equal((await call('[null,"unit",null,5,1]')).body, err(-32700, 'Parse error', null));
   });
 });
