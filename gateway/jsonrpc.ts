@@ -3,7 +3,7 @@
 // errors, and `result.Ok` / `result.Err`. Output is pretty-printed with keys sorted at every
 // depth, as serde_json's `Value` prints them.
 import { JsonError, parseJson } from '../core/json/parse.js';
-import { stringifyJson } from '../core/json/stringify.js';
+import { compareUtf8, stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
 import { type ApiError, apiErrorJson, busyResponse, internalError, isBusy } from './errors.js';
 import { CORS_HEADERS, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
@@ -157,7 +157,10 @@ function bindArgs(m: RpcMethod, params: JsonValue | undefined): unknown[] | stri
     const named = params as { readonly [k: string]: JsonValue };
     for (const p of m.params)
       if (!Object.hasOwn(named, p.name)) return `MissingNamedParameter ${p.name}`;
-    const extra = Object.keys(named).find((k) => !m.params.some((p) => p.name === k));
+    // serde_json's map is a BTreeMap: Epic names the smallest extra key in UTF-8 byte order.
+    const extra = Object.keys(named)
+      .filter((k) => !m.params.some((p) => p.name === k))
+      .sort(compareUtf8)[0];
     if (extra !== undefined) return `ExtraNamedParameter ${extra}`;
     values = m.params.map((p) => named[p.name] as JsonValue);
   }

@@ -166,6 +166,17 @@ describe('JSON-RPC errors', () => {
       );
   });
 
+  it('ExtraNamedParameter names the smallest extra key in byte order (a BTreeMap)', async () => {
+    const r = await call(
+      '{"method":"get_header","params":{"zz":1,"height":1,"hash":null,"commit":null,"10":1,"9":1,"aa":2},"id":1}',
+    );
+    assert.equal(r.body, err(-32602, 'ExtraNamedParameter 10', 1, false));
+    const r2 = await call(
+      '{"method":"get_header","params":{"zz":1,"height":1,"hash":null,"commit":null,"aa":2},"id":1}',
+    );
+    assert.equal(r2.body, err(-32602, 'ExtraNamedParameter aa', 1, false));
+  });
+
   it('-32700 for JSON that is not a request', async () => {
     for (const body of ['"abc"', '42', 'true', 'null']) {
       assert.equal((await call(body)).body, err(-32700, 'Parse error', null));
