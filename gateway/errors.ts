@@ -11,9 +11,12 @@ export type ApiError =
   | { readonly kind: 'Argument'; readonly message: string }
   | { readonly kind: 'NotFound' }
   | { readonly kind: 'RequestError'; readonly message: string }
-  | { readonly kind: 'ResponseError'; readonly message: string };
+  | { readonly kind: 'ResponseError'; readonly message: string }
+  /** Another service's error enum, already in its externally tagged JSON (the wallet's `Error`). */
+  | { readonly kind: 'Raw'; readonly err: JsonValue };
 
 export function apiErrorJson(e: ApiError): JsonValue {
+  if (e.kind === 'Raw') return e.err;
   return e.kind === 'NotFound' ? 'NotFound' : { [e.kind]: e.message };
 }
 
@@ -28,6 +31,8 @@ export function apiErrorResponse(e: ApiError): HttpResponse {
     case 'Internal':
     case 'ResponseError':
       return respond(500, e.message);
+    case 'Raw':
+      return respond(500, stringifyJson(e.err));
   }
 }
 

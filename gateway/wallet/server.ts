@@ -1,0 +1,218 @@
+// The wallet's listeners on uWebSockets.js (the node's transport, gateway/server.ts): the Owner
+// listener (`/v3/owner`, `/v2/owner`, and `/v2/foreign` when asked) and the Foreign listener
+// (`/v2/foreign`). Epic's HTTP rules (reference §1.4): POST and OPTIONS only; OPTIONS is 200
+// `{}`; any other verb or path is 404 with no body; a body that is not JSON is a 500 text; the
+// Foreign routes answer 503 `Node not synchronized` while the node is not synced. No Basic
+// credential on any wallet route (spec §5.1). TLS follows the node's rules (gateway/tls.ts).
+// uWS rules as in gateway/server.ts: answer or register onAborted before the handler returns,
+// copy body chunks, cork writes made after an await, never write to an aborted response.
+import type { WalletApi } from '../../actors/wallet/api.js';
+import {
+  CORS_HEADERS,
+  type HttpResponse,
+  JSON_CORS_HEADERS,
+  respond,
+  STATUS_TEXT,
+} from '../http.js';
+import { handleJsonRpc, type MethodTable } from '../jsonrpc.js';
+import { RPC_MAX_BODY } from '../routes.js';
+import { loadTls, TlsConfigError } from '../tls.js';
+import { loadUws, type UwsApp, type UwsListenSocket, type UwsResponse } from '../uws.js';
+import { SecureOwner, type SecureRandom } from './secure.js';
+import { foreignTable, ownerV2Table, ownerV3Methods } from './tables.js';
+
+export interface WalletListenerOptions {
+  readonly host: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+}
+
+export interface WalletGatewayOptions {
+  readonly api: WalletApi;
+  /** The Owner listener (`owner_api`); `includeForeign` adds `/v2/foreign` (`--run_foreign`). */
+  readonly owner: (WalletListenerOptions & { readonly includeForeign: boolean }) | null;
+  /** The Foreign listener (`listen`). */
+  readonly foreign: WalletListenerOptions | null;
+  /** `tls_certificate_file` / `tls_certificate_key`; both listeners serve HTTPS when set. */
+  readonly tls?: {
+    readonly certificateFile: string | null;
+    readonly certificateKey: string | null;
+  };
+  /** Largest request body in bytes (413 above it); default as the node's JSON-RPC routes. */
+  readonly maxBody?: number;
+  /** Randomness of the secure API (tests pin it to reproduce reference vectors). */
+  readonly random?: SecureRandom;
+  readonly log?: (event: string, fields: Record<string, unknown>) => void;
+}
+
+export interface WalletGateway {
+  readonly ownerPort: number | null;
+  readonly foreignPort: number | null;
+  /** Stops accepting connections on both listeners. */
+  close(): void;
+}
+
+type Handler = (body: Uint8Array) => Promise<HttpResponse>;
+
+const PREFLIGHT = respond(200, '{}', JSON_CORS_HEADERS);
+const NOT_FOUND = respond(404);
+const NOT_SYNCED = respond(503, 'Node not synchronized', CORS_HEADERS);
+
+/** `/v2/foreign`: 503 while the node is not synced, then plain JSON-RPC. */
+function foreignHandler(api: WalletApi, table: MethodTable): Handler {
+  return (body) => (api.isNodeSynced() ? handleJsonRpc(body, table) : Promise.resolve(NOT_SYNCED));
+}
+
+function write(res: UwsResponse, r: HttpResponse): void {
+  if (r.status !== 200) res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
+  for (const [name, value] of r.headers) res.writeHeader(name, value);
+  res.end(r.body);
+}
+
+/** One request's answer: written once, never after the client went away. */
+class Exchange {
+  done = false;
+  constructor(readonly res: UwsResponse) {}
+
+  /** Inside a uWS callback (already corked). */
+  now(r: HttpResponse): void {
+    if (this.done) return;
+    this.done = true;
+    write(this.res, r);
+  }
+
+  /** After an await. */
+  later(r: HttpResponse): void {
+    if (this.done) return;
+    this.done = true;
+    this.res.cork(() => write(this.res, r));
+  }
+}
+
+function createApp(tlsFiles: { certFile: string; keyFile: string } | null): UwsApp {
+  const uws = loadUws();
+  if (tlsFiles === null) return uws.App();
+  try {
+    return uws.SSLApp({ cert_file_name: tlsFiles.certFile, key_file_name: tlsFiles.keyFile });
+  } catch (err) {
+    throw new TlsConfigError(
+      'private key',
+      tlsFiles.keyFile,
+      `the TLS stack cannot use this pair with ${tlsFiles.certFile}`,
+      err,
+    );
+  }
+}
+
+function serve(
+  app: UwsApp,
+  routes: ReadonlyMap<string, Handler>,
+  maxBody: number,
+  log: NonNullable<WalletGatewayOptions['log']>,
+): void {
+  app.any('/*', (res, req) => {
+    const method = req.getMethod();
+    const handler = routes.get(req.getUrl());
+    const ex = new Exchange(res);
+    if (handler === undefined || (method !== 'post' && method !== 'options'))
+      return ex.now(NOT_FOUND);
+    if (method === 'options') return ex.now(PREFLIGHT);
+    if (Number(req.getHeader('content-length') || '0') > maxBody) {
+      ex.done = true;
+      res.writeStatus(STATUS_TEXT[413] as string).end('', true);
+      return;
+    }
+    res.onAborted(() => {
+      ex.done = true;
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (ex.done) return;
+      size += chunk.byteLength;
+      if (size > maxBody) {
+        ex.done = true;
+        res.writeStatus(STATUS_TEXT[413] as string).end('', true);
+        return;
+      }
+      // uWS reuses the chunk's memory once this callback returns.
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!isLast) return;
+      handler(Buffer.concat(chunks, size)).then(
+        (r) => ex.later(r),
+        (e: unknown) => {
+          log('wallet_request_failed', { error: e instanceof Error ? e.message : String(e) });
+          ex.later(respond(500, 'internal error', CORS_HEADERS));
+        },
+      );
+    });
+  });
+}
+
+function listen(app: UwsApp, host: string, port: number): Promise<UwsListenSocket> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket: UwsListenSocket | false) => {
+      if (socket === false) reject(new Error(`cannot listen on ${host}:${port}`));
+      else resolve(socket);
+    });
+  });
+}
+
+function portOf(socket: UwsListenSocket): number {
+  const uws = loadUws();
+  return uws.us_socket_local_port(
+    socket as unknown as Parameters<typeof uws.us_socket_local_port>[0],
+  );
+}
+
+/**
+ * Starts the configured listeners. Throws TlsConfigError for a TLS pair the node would refuse
+ * (a certificate without a key, an unreadable, unparsable or mismatched pair).
+ */
+export async function startWalletGateway(opts: WalletGatewayOptions): Promise<WalletGateway> {
+  const material =
+    opts.tls === undefined
+      ? null
+      : loadTls({
+          tlsCertificateFile: opts.tls.certificateFile,
+          tlsCertificateKey: opts.tls.certificateKey,
+        });
+  const tlsFiles =
+    material === null ? null : { certFile: material.certFile, keyFile: material.keyFile };
+  const maxBody = opts.maxBody ?? RPC_MAX_BODY;
+  const log = opts.log ?? (() => {});
+  const foreign = foreignHandler(opts.api, foreignTable(opts.api));
+  const sockets: UwsListenSocket[] = [];
+  const close = (): void => {
+    for (const s of sockets.splice(0)) loadUws().us_listen_socket_close(s);
+  };
+  try {
+    let ownerPort: number | null = null;
+    let foreignPort: number | null = null;
+    if (opts.owner !== null) {
+      const secure = new SecureOwner(ownerV3Methods(opts.api), opts.random);
+      const v2 = ownerV2Table(opts.api);
+      const routes = new Map<string, Handler>([
+        ['/v3/owner', (body) => secure.handle(body)],
+        ['/v2/owner', (body) => handleJsonRpc(body, v2)],
+      ]);
+      if (opts.owner.includeForeign) routes.set('/v2/foreign', foreign);
+      const app = createApp(tlsFiles);
+      serve(app, routes, maxBody, log);
+      const socket = await listen(app, opts.owner.host, opts.owner.port);
+      sockets.push(socket);
+      ownerPort = portOf(socket);
+    }
+    if (opts.foreign !== null) {
+      const app = createApp(tlsFiles);
+      serve(app, new Map([['/v2/foreign', foreign]]), maxBody, log);
+      const socket = await listen(app, opts.foreign.host, opts.foreign.port);
+      sockets.push(socket);
+      foreignPort = portOf(socket);
+    }
+    return { ownerPort, foreignPort, close };
+  } catch (e) {
+    close();
+    throw e;
+  }
+}
