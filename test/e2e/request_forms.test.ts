@@ -216,4 +216,129 @@ describe('JSON-RPC request forms and u64 values on the real node', { timeout: 12
     await zeroArgs('owner', 'get_connected_peers', '3', okReply(3, []));
     await zeroArgs('owner', 'get_onion_addresses', '3', okReply(3, []));
   });
+
+  it('params null or absent for a method with parameters: WrongNumberOfArgs, labels as in Epic', async () => {
+    const cases: readonly (readonly [Surface, string, number])[] = [
+      ['foreign', 'get_header', 3],
+      ['foreign', 'get_kernel', 3],
+      ['foreign', 'get_outputs', 5],
+      ['foreign', 'get_last_n_kernels', 1],
+      ['foreign', 'push_transaction', 2],
+      ['foreign', 'submit_block', 1],
+      ['owner', 'get_peers', 1],
+      ['owner', 'ban_peer', 1],
+    ];
+    for (const [surface, method, n] of cases) {
+      const want = rpcError(-32602, `WrongNumberOfArgs. Expected 0. Actual ${n}`, 1);
+      await expect(surface, positional(method, 'null'), want);
+      await expect(surface, `{"jsonrpc":"2.0","method":"${method}","id":1}`, want);
+      await expect(surface, positional(method, '[]'), want);
+    }
+  });
+
+  it('named params (an object) answer as the positional call; every name must be present', async () => {
+    const b5 = blocks[5] as Block;
+    const excess = toHex((spentTx.body.kernels[0] as { excess: Uint8Array }).excess);
+    const commit = toHex((b5.body.outputs[0] as { commit: Uint8Array }).commit);
+    const pairs: readonly (readonly [Surface, string, string, string])[] = [
+      ['foreign', 'get_header', '[3,null,null]', '{"commit":null,"hash":null,"height":3}'],
+      ['foreign', 'get_block', '[5,null,null]', '{"height":5,"hash":null,"commit":null}'],
+      [
+        'foreign',
+        'get_blocks',
+        '[1,2,null,null]',
+        '{"end_height":2,"start_height":1,"hash":null,"commit":null}',
+      ],
+      [
+        'foreign',
+        'get_kernel',
+        `["${excess}",null,null]`,
+        `{"excess":"${excess}","min_height":null,"max_height":null}`,
+      ],
+      ['foreign', 'get_last_n_kernels', '[3]', '{"distance":3}'],
+      [
+        'foreign',
+        'get_outputs',
+        `[["${commit}"],null,null,true,true]`,
+        `{"include_merkle_proof":true,"include_proof":true,"commits":["${commit}"],"start_height":null,"end_height":null}`,
+      ],
+      [
+        'foreign',
+        'get_unspent_outputs',
+        '[1,null,3,null]',
+        '{"start_index":1,"end_index":null,"max":3,"include_proof":null}',
+      ],
+      ['foreign', 'get_pmmr_indices', '[2,5]', '{"start_block_height":2,"end_block_height":5}'],
+      ['owner', 'get_peers', '[null]', '{"peer_addr":null}'],
+    ];
+    for (const [surface, method, array, object] of pairs) {
+      const want = await post(surface, positional(method, array, '"n"'));
+      assert.equal(want.status, 200);
+      assert.match(want.text, /"Ok"/, `${method}: ${want.text}`);
+      await expect(surface, positional(method, object, '"n"'), want.text);
+      // grin-explorer style: no "jsonrpc", so the reply has none either.
+      await expect(
+        surface,
+        `{"method":"${method}","params":${object},"id":"n"}`,
+        want.text.replace('  "jsonrpc": "2.0",\n', ''),
+      );
+    }
+    await expect(
+      'foreign',
+      '{"method":"get_header","params":{"height":3,"hash":null,"commit":null},"id":1}',
+      okReply(1, headerPrintable((blocks[3] as Block).header, hashOf(3)), false),
+    );
+    // Optional parameters may not be left out of the object (easy-jsonrpc get_rpc_args).
+    const missing: readonly (readonly [Surface, string, string, string])[] = [
+      ['foreign', 'get_block', '{"height":5}', 'hash'],
+      ['foreign', 'get_header', '{}', 'height'],
+      ['foreign', 'get_kernel', `{"excess":"${excess}","max_height":null}`, 'min_height'],
+      ['foreign', 'get_outputs', `{"commits":["${commit}"]}`, 'start_height'],
+      ['foreign', 'get_unspent_outputs', '{"start_index":1,"max":3}', 'end_index'],
+      ['foreign', 'push_transaction', '{"fluff":true}', 'tx'],
+      ['owner', 'get_peers', '{}', 'peer_addr'],
+    ];
+    for (const [surface, method, object, name] of missing)
+      await expect(
+        surface,
+        `{"method":"${method}","params":${object},"id":1}`,
+        rpcError(-32602, `MissingNamedParameter ${name}`, 1, false),
+      );
+    await expect(
+      'foreign',
+      positional('get_tip', '{"b":1,"a":2}'),
+      rpcError(-32602, 'ExtraNamedParameter a', 1),
+    );
+    await expect(
+      'foreign',
+      positional('get_last_n_kernels', '{"distance":1,"Distance":2}'),
+      rpcError(-32602, 'ExtraNamedParameter Distance', 1),
+    );
+  });
+
+  it('the jsonrpc member: absent or null → no version in the reply; anything but "2.0" → -32600', async () => {
+    const header = headerPrintable((blocks[2] as Block).header, hashOf(2));
+    await expect(
+      'foreign',
+      '{"method":"get_header","params":[2,null,null],"id":4}',
+      okReply(4, header, false),
+    );
+    await expect(
+      'foreign',
+      '{"jsonrpc":null,"method":"get_header","params":[2,null,null],"id":4}',
+      okReply(4, header, false),
+    );
+    for (const v of ['"1.0"', '"2"', '2.0', '2', 'true', '[]', '"2.0\\u0000"'])
+      await expect(
+        'foreign',
+        `{"jsonrpc":${v},"method":"get_header","params":[2,null,null],"id":4}`,
+        rpcError(-32600, 'Invalid request', 4, false),
+      );
+    // A member jsonrpc-core does not know makes the call invalid too; the id is still read.
+    await expect(
+      'foreign',
+      `{"jsonrpc":"2.0","method":"get_tip","params":[],"id":${U64_MAX},"extra":1}`,
+      rpcError(-32600, 'Invalid request', 2n ** 64n - 1n, false),
+    );
+  });
 });
