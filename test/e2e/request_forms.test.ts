@@ -341,4 +341,90 @@ describe('JSON-RPC request forms and u64 values on the real node', { timeout: 12
       rpcError(-32600, 'Invalid request', 2n ** 64n - 1n, false),
     );
   });
+
+  it('batches: replies in order, notifications silent, other surfaces Method not found', async () => {
+    const calls = [
+      positional('get_tip', '[]', '1'),
+      positional('get_header', '[99,null,null]', '2'),
+      positional('nope', '[]', '3'),
+      positional('get_header', '[1]', '4'),
+      '{"jsonrpc":"2.0","method":"get_pool_size","params":[]}',
+      '{"method":"get_version","params":null,"id":"v"}',
+      positional('get_status', '[]', '5'),
+      `{"method":"get_last_n_kernels","params":{"distance":1},"id":${U64_MAX}}`,
+      '{"jsonrpc":"2.0","method":"get_tip","id":6,"x":0}',
+      '{"jsonrpc":"2.0","method":"get_block_template","params":[],"id":null}',
+    ];
+    const singles: JsonValue[] = [];
+    for (const c of calls) {
+      const r = await post('foreign', c);
+      assert.equal(r.status, 200);
+      if (r.text !== '[]') singles.push(parseJson(r.text));
+    }
+    assert.equal(singles.length, calls.length - 1);
+    assert.equal(text(singles[1] as JsonValue), errReply(2, 'NotFound'));
+    assert.equal(text(singles[2] as JsonValue), rpcError(-32601, 'Method not found', 3));
+    assert.equal(
+      text(singles[3] as JsonValue),
+      rpcError(-32602, 'WrongNumberOfArgs. Expected 1. Actual 3', 4),
+    );
+    // get_status is an owner method: on /v2/foreign it does not exist.
+    assert.equal(text(singles[5] as JsonValue), rpcError(-32601, 'Method not found', 5));
+    assert.equal(text(singles[7] as JsonValue), rpcError(-32600, 'Invalid request', 6, false));
+    await expect('foreign', `[${calls.join(',')}]`, text(singles));
+    await expect('foreign', `[${calls.join(',\n  ')}]`, text(singles));
+    // On the owner surface the same batch finds get_status and misses the foreign methods.
+    const owner = await post('owner', `[${calls.slice(4, 7).join(',')}]`);
+    assert.equal(owner.status, 200);
+    const ownerReplies = parseJson(owner.text) as JsonObject[];
+    assert.equal(ownerReplies.length, 2);
+    assert.equal(
+      text(ownerReplies[0] as JsonValue),
+      rpcError(-32601, 'Method not found', 'v', false),
+    );
+    assert.match(text(ownerReplies[1] as JsonValue), /"sync_status": "no_sync"/);
+  });
+
+  it('batches of notifications answer [], the empty batch a single Invalid request', async () => {
+    await expect('foreign', '{"jsonrpc":"2.0","method":"get_tip","params":[]}', '[]');
+    await expect('foreign', '{"method":"nope"}', '[]');
+    await expect(
+      'foreign',
+      '[{"jsonrpc":"2.0","method":"get_tip"},{"method":"get_header","params":null},{"method":"nope"}]',
+      '[]',
+    );
+    await expect('owner', '[{"method":"get_status","params":null}]', '[]');
+    await expect('foreign', '[]', rpcError(-32600, 'Invalid request', null, false));
+    await expect('foreign', ' [ ] ', rpcError(-32600, 'Invalid request', null, false));
+    await expect('owner', '[]', rpcError(-32600, 'Invalid request', null, false));
+  });
+
+  it('bodies jsonrpc-core cannot read as a request: -32700 for the whole body', async () => {
+    const bodies = [
+      '"get_tip"',
+      '42',
+      'null',
+      '[1,2]',
+      '[{"method":"get_tip","id":1},2]',
+      '[{"method":"get_tip","id":1},{"method":"get_tip","id":-1}]',
+      '{"method":"get_tip","id":1.5}',
+      `{"method":"get_tip","id":${TWO_64}}`,
+      '{"method":"get_tip","id":-7}',
+      '{"method":"get_tip","id":{"a":1}}',
+    ];
+    for (const body of bodies) await expect('foreign', body, PARSE_ERROR);
+    // serde's derived structs read a sequence too: `[id]` is `Invalid { id }`, and
+    // `[jsonrpc, method, params, id]` a method call.
+    await expect('foreign', '[1]', rpcError(-32600, 'Invalid request', 1, false));
+    await expect(
+      'foreign',
+      '["2.0","get_header",[2,null,null],"s"]',
+      okReply('s', headerPrintable((blocks[2] as Block).header, hashOf(2))),
+    );
+    // Not JSON at all: HTTP 500 text, as Epic's body parser.
+    assert.deepEqual(await post('foreign', '{"method":"get_tip",'), {
+      status: 500,
+      text: 'Request error: Invalid request body: EOF while parsing a value at line 1 column 20',
+    });
+  });
 });
