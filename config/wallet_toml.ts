@@ -1,0 +1,455 @@
+// `mwwallet.toml`: epic-wallet's `epic-wallet.toml` keys (`config/src/types.rs`) read into a
+// WalletConfig, and written back as a commented file. Sections [wallet], [logging], [tor] and
+// [epicbox]; unknown keys are ignored as serde ignores them; every missing key takes the
+// default of the chain; relative paths are taken from the file's directory.
+//
+// Differences from Epic, on purpose:
+// - The owner bind key is `owner_api_listen_interface` (the spec's name); Epic's
+//   `owner_api_interface` is read as an alias. Setting both is an error.
+// - `node_api_secret_path` left out means `<top>/.api_secret` (the spec's default), the file
+//   mwnode writes in the same network directory, so node and wallet agree with no setup.
+// - AutomatedTesting, which Epic gives mainnet's ports, uses our node's automated-testing ports
+//   (node API 33413, foreign listener 33415), so the node's test miner finds the wallet.
+// - `chain_type` must agree with the network chosen on the command line, as for mwnode.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parse, TomlError, type TomlTable } from 'smol-toml';
+import { CHAIN_PARAMS, CHAIN_TYPES, type ChainType } from '../core/chain_type.js';
+import { CHAIN_TYPE_NAMES, chainTypeFromName } from './defaults.js';
+import { ConfigError } from './errors.js';
+import { listWords, quoteValue, TableReader } from './fields.js';
+import { createFileAtomic, describeFsError, isFsError, readBounded } from './files.js';
+import { API_SECRET_FILE_NAME } from './home.js';
+import { CONFIG_FILE_LIMIT } from './load.js';
+import { tomlString } from './template.js';
+
+export const WALLET_CONFIG_FILE_NAME = 'mwwallet.toml';
+export const WALLET_LOG_FILE_NAME = 'mwwallet.log';
+export const WALLET_DATA_DIR_NAME = 'wallet_data';
+export const OWNER_API_PORT = 3420;
+
+const LOOPBACK = '127.0.0.1';
+const U16_MAX = 65_535;
+const U32_MAX = 4_294_967_295;
+
+export const LOG_LEVELS = ['Error', 'Warning', 'Info', 'Debug', 'Trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface WalletLoggingConfig {
+  readonly logToStdout: boolean;
+  readonly stdoutLogLevel: LogLevel;
+  readonly logToFile: boolean;
+  readonly fileLogLevel: LogLevel;
+  readonly logFilePath: string;
+  readonly logFileAppend: boolean;
+  readonly logMaxSize: bigint | null;
+  readonly logMaxFiles: number | null;
+}
+
+export interface TorConfig {
+  readonly useTorListener: boolean;
+  readonly socksProxyAddr: string;
+  readonly sendConfigDir: string;
+}
+
+export interface EpicboxConfig {
+  readonly epicboxDomain: string;
+  readonly epicboxPort: number;
+  readonly epicboxProtocolUnsecure: boolean;
+  readonly epicboxAddressIndex: number;
+}
+
+export interface WalletConfig {
+  readonly chainType: ChainType;
+  /** The directory the wallet's files live in (the node's network directory by default). */
+  readonly topDir: string;
+  /** Foreign listener. */
+  readonly apiListenInterface: string;
+  readonly apiListenPort: number;
+  /** Owner listener. */
+  readonly ownerApiListenInterface: string;
+  readonly ownerApiListenPort: number;
+  /** Epic's owner Basic-auth secret file; read for compatibility, null when not set. */
+  readonly apiSecretPath: string | null;
+  /** The node's secret the wallet presents (`node:<secret>`). */
+  readonly nodeApiSecretPath: string;
+  /** Base URL of the node's API. */
+  readonly checkNodeApiHttpAddr: string;
+  /** Serve /v2/foreign on the owner listener too. */
+  readonly ownerApiIncludeForeign: boolean;
+  /** Seed and database directory. */
+  readonly dataFileDir: string;
+  readonly noCommitCache: boolean;
+  readonly tlsCertificateFile: string | null;
+  readonly tlsCertificateKey: string | null;
+  readonly darkBackgroundColorScheme: boolean;
+  readonly keybaseNotifyTtl: number;
+  readonly logging: WalletLoggingConfig;
+  readonly tor: TorConfig;
+  readonly epicbox: EpicboxConfig;
+}
+
+export function defaultLogging(topDir: string): WalletLoggingConfig {
+  return {
+    logToStdout: true,
+    stdoutLogLevel: 'Info',
+    logToFile: false,
+    fileLogLevel: 'Debug',
+    logFilePath: join(topDir, WALLET_LOG_FILE_NAME),
+    logFileAppend: true,
+    logMaxSize: 16n * 1024n * 1024n,
+    logMaxFiles: 32,
+  };
+}
+
+export function defaultTor(topDir: string): TorConfig {
+  return { useTorListener: true, socksProxyAddr: '127.0.0.1:9050', sendConfigDir: topDir };
+}
+
+export function defaultEpicbox(): EpicboxConfig {
+  return {
+    epicboxDomain: 'epicbox.epiccash.com',
+    epicboxPort: 443,
+    epicboxProtocolUnsecure: false,
+    epicboxAddressIndex: 0,
+  };
+}
+
+/** The configuration of a wallet whose files are in `topDir` (absolute). */
+export function defaultWalletConfig(chain: ChainType, topDir: string): WalletConfig {
+  const params = CHAIN_PARAMS[chain];
+  return {
+    chainType: chain,
+    topDir,
+    apiListenInterface: LOOPBACK,
+    apiListenPort: params.walletForeignPort,
+    ownerApiListenInterface: LOOPBACK,
+    ownerApiListenPort: OWNER_API_PORT,
+    apiSecretPath: null,
+    nodeApiSecretPath: join(topDir, API_SECRET_FILE_NAME),
+    checkNodeApiHttpAddr: `http://${LOOPBACK}:${params.apiPort}`,
+    ownerApiIncludeForeign: false,
+    dataFileDir: join(topDir, WALLET_DATA_DIR_NAME),
+    noCommitCache: false,
+    tlsCertificateFile: null,
+    tlsCertificateKey: null,
+    darkBackgroundColorScheme: true,
+    keybaseNotifyTtl: 1440,
+    logging: defaultLogging(topDir),
+    tor: defaultTor(topDir),
+    epicbox: defaultEpicbox(),
+  };
+}
+
+export interface WalletParseOptions {
+  /** Path of the file, for messages and to resolve relative paths. */
+  readonly file: string;
+  /** The network chosen on the command line. */
+  readonly chain: ChainType;
+  readonly topDir: string;
+}
+
+function parseToml(text: string, file: string): TomlTable {
+  try {
+    return parse(text, { integersAsBigInt: true, unsafeKeyBehaviour: 'drop' });
+  } catch (err) {
+    if (!(err instanceof TomlError)) throw err;
+    const reason = err.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '');
+    throw new ConfigError(
+      file,
+      null,
+      `invalid TOML at line ${err.line}, column ${err.column}: ${reason}`,
+    );
+  }
+}
+
+function readChain(w: TableReader, selected: ChainType): ChainType {
+  const name = w.optionalString('chain_type');
+  if (name === null) return selected;
+  const chain = chainTypeFromName(name);
+  if (chain === null) {
+    const names = CHAIN_TYPES.map((c) => CHAIN_TYPE_NAMES[c]);
+    w.fail('chain_type', `unknown chain type ${quoteValue(name)} (expected ${listWords(names)})`);
+  }
+  if (chain !== selected) {
+    w.fail(
+      'chain_type',
+      `${name} does not match the network selected on the command line (${CHAIN_TYPE_NAMES[selected]})`,
+    );
+  }
+  return chain;
+}
+
+function readOwnerInterface(w: TableReader, fallback: string): string {
+  if (w.has('owner_api_listen_interface') && w.has('owner_api_interface')) {
+    w.fail(
+      'owner_api_interface',
+      'set only one of owner_api_listen_interface and owner_api_interface',
+    );
+  }
+  const key = w.has('owner_api_interface') ? 'owner_api_interface' : 'owner_api_listen_interface';
+  return w.ipAddress(key, fallback);
+}
+
+function readTls(w: TableReader): { cert: string | null; key: string | null } {
+  const cert = w.optionalPath('tls_certificate_file');
+  const key = w.optionalPath('tls_certificate_key');
+  if (cert !== null && key === null)
+    w.fail('tls_certificate_key', 'Private key for certificate is not set');
+  if (cert === null && key !== null)
+    w.fail('tls_certificate_file', 'a private key is set without a certificate');
+  return { cert, key };
+}
+
+function readLevel(t: TableReader, key: string, fallback: LogLevel): LogLevel {
+  const value = t.optionalString(key);
+  if (value === null) return fallback;
+  // Epic writes "Warning" and reads the log crate's names in any case.
+  const spelled = value.toLowerCase() === 'warn' ? 'warning' : value.toLowerCase();
+  const level = LOG_LEVELS.find((l) => l.toLowerCase() === spelled);
+  if (level === undefined)
+    return t.fail(key, `unknown level ${quoteValue(value)} (expected ${listWords(LOG_LEVELS)})`);
+  return level;
+}
+
+function readLogging(t: TableReader, d: WalletLoggingConfig): WalletLoggingConfig {
+  return {
+    logToStdout: t.boolean('log_to_stdout', d.logToStdout),
+    stdoutLogLevel: readLevel(t, 'stdout_log_level', d.stdoutLogLevel),
+    logToFile: t.boolean('log_to_file', d.logToFile),
+    fileLogLevel: readLevel(t, 'file_log_level', d.fileLogLevel),
+    logFilePath: t.path('log_file_path', d.logFilePath),
+    logFileAppend: t.boolean('log_file_append', d.logFileAppend),
+    logMaxSize: t.has('log_max_size') ? t.bigint('log_max_size', 0n) : d.logMaxSize,
+    logMaxFiles: t.has('log_max_files') ? t.integer('log_max_files', 0, 0, U32_MAX) : d.logMaxFiles,
+  };
+}
+
+function readTor(t: TableReader, d: TorConfig): TorConfig {
+  return {
+    useTorListener: t.boolean('use_tor_listener', d.useTorListener),
+    socksProxyAddr: t.optionalString('socks_proxy_addr') ?? d.socksProxyAddr,
+    sendConfigDir: t.path('send_config_dir', d.sendConfigDir),
+  };
+}
+
+function readEpicbox(t: TableReader, d: EpicboxConfig): EpicboxConfig {
+  return {
+    epicboxDomain: t.optionalString('epicbox_domain') ?? d.epicboxDomain,
+    epicboxPort: t.integer('epicbox_port', d.epicboxPort, 0, U16_MAX),
+    epicboxProtocolUnsecure: t.boolean('epicbox_protocol_unsecure', d.epicboxProtocolUnsecure),
+    epicboxAddressIndex: t.integer('epicbox_address_index', d.epicboxAddressIndex, 0, U32_MAX),
+  };
+}
+
+export function parseWalletToml(text: string, opts: WalletParseOptions): WalletConfig {
+  const doc = parseToml(text, opts.file);
+  // Without this check a misspelt `[walet]` would silently run on defaults.
+  if (!Object.hasOwn(doc, 'wallet'))
+    throw new ConfigError(opts.file, null, 'missing the [wallet] table');
+  const root = new TableReader(opts.file, '', doc, dirname(opts.file));
+  const w = root.table('wallet');
+  const chain = readChain(w, opts.chain);
+  const d = defaultWalletConfig(chain, opts.topDir);
+  const tls = readTls(w);
+  return {
+    chainType: chain,
+    topDir: opts.topDir,
+    apiListenInterface: w.ipAddress('api_listen_interface', d.apiListenInterface),
+    apiListenPort: w.integer('api_listen_port', d.apiListenPort, 0, U16_MAX),
+    ownerApiListenInterface: readOwnerInterface(w, d.ownerApiListenInterface),
+    ownerApiListenPort: w.integer('owner_api_listen_port', d.ownerApiListenPort, 0, U16_MAX),
+    apiSecretPath: w.optionalPath('api_secret_path'),
+    nodeApiSecretPath: w.path('node_api_secret_path', d.nodeApiSecretPath),
+    checkNodeApiHttpAddr: w.httpUrl('check_node_api_http_addr', d.checkNodeApiHttpAddr),
+    ownerApiIncludeForeign: w.boolean('owner_api_include_foreign', d.ownerApiIncludeForeign),
+    dataFileDir: w.path('data_file_dir', d.dataFileDir),
+    noCommitCache: w.boolean('no_commit_cache', d.noCommitCache),
+    tlsCertificateFile: tls.cert,
+    tlsCertificateKey: tls.key,
+    darkBackgroundColorScheme: w.boolean(
+      'dark_background_color_scheme',
+      d.darkBackgroundColorScheme,
+    ),
+    keybaseNotifyTtl: w.integer('keybase_notify_ttl', d.keybaseNotifyTtl, 0, U16_MAX),
+    logging: readLogging(root.table('logging'), d.logging),
+    tor: readTor(root.table('tor'), d.tor),
+    epicbox: readEpicbox(root.table('epicbox'), d.epicbox),
+  };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads and validates one `mwwallet.toml` (at most CONFIG_FILE_LIMIT bytes). */
+export function readWalletConfigFile(file: string, chain: ChainType, topDir: string): WalletConfig {
+  let bytes: Buffer;
+  try {
+    bytes = readBounded(file, CONFIG_FILE_LIMIT);
+  } catch (err) {
+    throw new ConfigError(file, null, describeFsError(err, CONFIG_FILE_LIMIT));
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new ConfigError(file, null, 'not valid UTF-8');
+  }
+  return parseWalletToml(text, { file, chain, topDir });
+}
+
+/** Writes `config` as a new commented file; false (and nothing written) when `file` exists. */
+export function writeWalletConfigFile(file: string, config: WalletConfig): boolean {
+  try {
+    return createFileAtomic(file, renderWalletToml(config), 0o644);
+  } catch (err) {
+    const reason =
+      isFsError(err) && err.code === 'ENOENT'
+        ? 'its directory does not exist'
+        : describeFsError(err);
+    throw new ConfigError(file, null, `cannot be written (${reason})`);
+  }
+}
+
+export interface WalletLoadOptions {
+  readonly topDir: string;
+  readonly chain: ChainType;
+  /** A file named on the command line, relative to `cwd`. */
+  readonly configFile?: string | null;
+  /** Where `./mwwallet.toml` is looked for first, as Epic looks in the working directory. */
+  readonly cwd?: string;
+}
+
+export interface LoadedWalletConfig {
+  readonly config: WalletConfig;
+  /** The file read, or null when none exists (the defaults apply). */
+  readonly file: string | null;
+}
+
+/** The file the lookup settles on (named, ./mwwallet.toml, <top>/mwwallet.toml), or null. */
+export function locateWalletConfig(opts: WalletLoadOptions): string | null {
+  const cwd = opts.cwd ?? process.cwd();
+  if (opts.configFile != null) return resolve(cwd, opts.configFile);
+  for (const dir of [cwd, opts.topDir]) {
+    const file = join(dir, WALLET_CONFIG_FILE_NAME);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+export function loadWalletConfig(opts: WalletLoadOptions): LoadedWalletConfig {
+  const topDir = resolve(opts.topDir);
+  const file = locateWalletConfig({ ...opts, topDir });
+  if (file === null) return { config: defaultWalletConfig(opts.chain, topDir), file: null };
+  return { config: readWalletConfigFile(file, opts.chain, topDir), file };
+}
+
+// ---- writing ---------------------------------------------------------------------------------
+
+const str = tomlString;
+
+function optionalLine(key: string, value: string | null, example: string): string {
+  return value === null ? `#${key} = ${example}` : `${key} = ${str(value)}`;
+}
+
+function walletSection(c: WalletConfig): string[] {
+  return [
+    '[wallet]',
+    '',
+    '# The chain: Mainnet, Floonet, UserTesting or AutomatedTesting. It must agree with the',
+    '# command line: no flag, --floonet, --usernet or --auto.',
+    `chain_type = ${str(CHAIN_TYPE_NAMES[c.chainType])}`,
+    '',
+    '# Foreign API listener (/v2/foreign: receive slates, build coinbases). Use "0.0.0.0" to',
+    '# receive from other machines.',
+    `api_listen_interface = ${str(c.apiListenInterface)}`,
+    `api_listen_port = ${c.apiListenPort}`,
+    '',
+    '# Owner API listener (/v3/owner, /v2/owner). Keep it on 127.0.0.1 unless you must expose',
+    "# it. Epic's name for the interface key, owner_api_interface, is accepted too.",
+    `owner_api_listen_interface = ${str(c.ownerApiListenInterface)}`,
+    `owner_api_listen_port = ${c.ownerApiListenPort}`,
+    '',
+    '# Serve /v2/foreign on the owner listener as well.',
+    `owner_api_include_foreign = ${c.ownerApiIncludeForeign}`,
+    '',
+    '# HTTPS for the wallet listeners: a PEM certificate chain and its unencrypted private key.',
+    optionalLine('tls_certificate_file', c.tlsCertificateFile, '"cert.pem"'),
+    optionalLine('tls_certificate_key', c.tlsCertificateKey, '"key.pem"'),
+    '',
+    '# Where the node is, and the file holding the secret the wallet presents to it (HTTP Basic,',
+    '# user "node"). By default this is the .api_secret mwnode writes in the same directory.',
+    `check_node_api_http_addr = ${str(c.checkNodeApiHttpAddr)}`,
+    `node_api_secret_path = ${str(c.nodeApiSecretPath)}`,
+    '',
+    "# Epic's owner-listener secret file. Read for compatibility with Epic config files; the",
+    '# owner surfaces are guarded by the open_wallet token, not by this secret.',
+    optionalLine('api_secret_path', c.apiSecretPath, '".owner_api_secret"'),
+    '',
+    '# Where the wallet seed (wallet.seed) and database (db/wallet.sqlite) are kept.',
+    `data_file_dir = ${str(c.dataFileDir)}`,
+    '',
+    '# Kept from epic-wallet for compatibility; mwwallet does not use them.',
+    `no_commit_cache = ${c.noCommitCache}`,
+    `dark_background_color_scheme = ${c.darkBackgroundColorScheme}`,
+    `keybase_notify_ttl = ${c.keybaseNotifyTtl}`,
+    '',
+  ];
+}
+
+function loggingSection(l: WalletLoggingConfig): string[] {
+  return [
+    '[logging]',
+    '',
+    '# Levels: Error, Warning, Info, Debug, Trace.',
+    `log_to_stdout = ${l.logToStdout}`,
+    `stdout_log_level = ${str(l.stdoutLogLevel)}`,
+    `log_to_file = ${l.logToFile}`,
+    `file_log_level = ${str(l.fileLogLevel)}`,
+    `log_file_path = ${str(l.logFilePath)}`,
+    `log_file_append = ${l.logFileAppend}`,
+    l.logMaxSize === null ? '#log_max_size = 16777216' : `log_max_size = ${l.logMaxSize}`,
+    l.logMaxFiles === null ? '#log_max_files = 32' : `log_max_files = ${l.logMaxFiles}`,
+    '',
+  ];
+}
+
+function torSection(t: TorConfig): string[] {
+  return [
+    '# Tor and epicbox transports are not part of mwwallet; these sections are kept so that',
+    "# Epic's create_config / set_*_config round-trip.",
+    '[tor]',
+    `use_tor_listener = ${t.useTorListener}`,
+    `socks_proxy_addr = ${str(t.socksProxyAddr)}`,
+    `send_config_dir = ${str(t.sendConfigDir)}`,
+    '',
+  ];
+}
+
+function epicboxSection(e: EpicboxConfig): string[] {
+  return [
+    '[epicbox]',
+    `epicbox_domain = ${str(e.epicboxDomain)}`,
+    `epicbox_port = ${e.epicboxPort}`,
+    `epicbox_protocol_unsecure = ${e.epicboxProtocolUnsecure}`,
+    `epicbox_address_index = ${e.epicboxAddressIndex}`,
+  ];
+}
+
+/** The whole file; parsing it back gives `c` again. */
+export function renderWalletToml(c: WalletConfig): string {
+  const header = [
+    `# mwwallet configuration (${CHAIN_TYPE_NAMES[c.chainType]}).`,
+    '#',
+    '# A relative path in this file is taken from the directory this file is in. A key left out',
+    '# takes its default; a key mwwallet does not know is ignored.',
+    '',
+  ];
+  const lines = [
+    ...header,
+    ...walletSection(c),
+    ...loggingSection(c.logging),
+    ...torSection(c.tor),
+    ...epicboxSection(c.epicbox),
+  ];
+  return `${lines.join('\n')}\n`;
+}
