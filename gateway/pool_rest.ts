@@ -58,7 +58,8 @@ export function poolRestOperations(services: Services, chainType: ChainType): Po
   const push = async (req: HttpRequest): Promise<HttpResponse> => {
     let bytes: Uint8Array;
     try {
-      const tx = transactionFromJson(pushedTransaction(req.body), 'tx');
+      // No path prefix: Epic's text is serde's own (`missing field \`offset\``).
+      const tx = transactionFromJson(pushedTransaction(req.body), '');
       bytes = encode(writeTransaction, tx, 2, params);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
