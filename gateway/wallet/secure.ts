@@ -8,6 +8,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { parseJson } from '../../core/json/parse.js';
 import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
+import { rpc32099Message } from '../../core/wallet/errors.js';
 import { CORS_HEADERS, type HttpResponse, JSON_CORS_HEADERS, respond } from '../http.js';
 import {
   handleJsonRpc,
@@ -104,29 +105,13 @@ const field = (v: JsonValue | undefined, key: string): JsonValue | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? v[key] : undefined;
 
 /**
- * The -32099 message for a `result.Err` (`check_error_response`): a string as is; an object of
- * string values `Key: value`; any other object `Key: <compact JSON>`. Epic iterates a HashMap
- * and keeps the last entry; a wallet error has one key, so the order never shows. Undefined
- * for other JSON (no conversion).
+ * Step 7: a reply carrying `result.Err` → the -32099 error object (message: core/wallet/errors.ts
+ * `rpc32099Message`); other replies unchanged.
  */
-export function rpc32099Message(err: JsonValue): string | undefined {
-  if (typeof err === 'string') return err;
-  if (typeof err !== 'object' || err === null || Array.isArray(err)) return undefined;
-  const keys = Object.keys(err).sort();
-  const allStrings = keys.every((k) => typeof err[k] === 'string');
-  let message = '';
-  for (const k of keys) {
-    const v = err[k] as JsonValue;
-    message = `${k}: ${allStrings ? (v as string) : stringifyJson(v, { sortKeys: true })}`;
-  }
-  return message;
-}
-
-/** Step 7: a reply carrying `result.Err` → the -32099 error object; others unchanged. */
 export function interceptReply(reply: JsonValue): JsonValue {
   const err = field(field(reply, 'result'), 'Err');
-  const message = err === undefined ? undefined : rpc32099Message(err);
-  if (message === undefined) return reply;
+  const message = err === undefined ? null : rpc32099Message(err);
+  if (message === null) return reply;
   return { error: { code: ERR_WALLET, message }, id: field(reply, 'id') ?? null, jsonrpc: '2.0' };
 }
 

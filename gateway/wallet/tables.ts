@@ -1,9 +1,11 @@
 // The wallet's JSON-RPC method tables: `/v3/owner` (Epic's `OwnerRpcS`), `/v2/owner`
 // (`OwnerRpc`: methods 1–17 without the token) and `/v2/foreign` (`ForeignRpc`), with Epic's
 // parameter names and order. Each method calls the WalletApi; a WalletFailure becomes
-// `result.Err` through RpcFailure (the V3 route then maps it to -32099, secure.ts).
+// `result.Err` through RpcFailure (the V3 route then maps it to -32099, secure.ts); any other
+// rejection is a crash, reported as Epic's `GenericError`.
 import type { Token, WalletApi } from '../../actors/wallet/api.js';
 import type { JsonValue } from '../../core/json/value.js';
+import { WalletFailure } from '../../core/wallet/errors.js';
 import { isBusy } from '../errors.js';
 import { type MethodTable, methodTable, RpcFailure, type RpcMethod } from '../jsonrpc.js';
 import {
@@ -29,19 +31,13 @@ import {
 type Param = readonly [string, Decoder<unknown>];
 type Args = readonly unknown[];
 
-/**
- * The `err` of a rejection shaped as core/wallet/errors.ts's WalletFailure (`{ err: JsonValue }`
- * on an Error); checked structurally so this module does not depend on that class.
- */
-export function walletErrJson(e: unknown): JsonValue | undefined {
-  if (!(e instanceof Error) || !Object.hasOwn(e, 'err')) return undefined;
-  return (e as Error & { err: JsonValue }).err;
-}
-
 /** Any rejection → RpcFailure with the wallet's error JSON (a crash is Epic's GenericError). */
 function toRpcFailure(e: unknown): unknown {
   if (e instanceof RpcFailure || isBusy(e)) return e;
-  const err = walletErrJson(e) ?? { GenericError: e instanceof Error ? e.message : String(e) };
+  const err =
+    e instanceof WalletFailure
+      ? e.err
+      : { GenericError: e instanceof Error ? e.message : String(e) };
   return new RpcFailure({ kind: 'Raw', err });
 }
 

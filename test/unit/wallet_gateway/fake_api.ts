@@ -1,15 +1,9 @@
 // A small in-test WalletApi: a password-protected "wallet" issuing tokens, errors shaped as
 // WalletFailure (`err` on an Error), and a record of every call with its decoded arguments.
 import type { WalletApi } from '../../../actors/wallet/api.js';
-import type { JsonValue } from '../../../core/json/value.js';
+import { WalletFailure } from '../../../core/wallet/errors.js';
 
-export class FakeFailure extends Error {
-  readonly err: JsonValue;
-  constructor(err: JsonValue) {
-    super('wallet error');
-    this.err = err;
-  }
-}
+const FakeFailure = WalletFailure;
 
 export const PASSWORD = 'passwoid';
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createCipheriv, createECDH } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { WalletApi } from '../../../actors/wallet/api.js';
+import { rpc32099Message } from '../../../core/wallet/errors.js';
 import {
   decryptBody,
   encryptBody,
@@ -11,7 +12,7 @@ import {
   readEncryptedRequest,
   strictBase64,
 } from '../../../gateway/wallet/envelope.js';
-import { interceptReply, rpc32099Message, SecureOwner } from '../../../gateway/wallet/secure.js';
+import { interceptReply, SecureOwner } from '../../../gateway/wallet/secure.js';
 import { ownerV3Methods } from '../../../gateway/wallet/tables.js';
 import { open } from './client.js';
 
@@ -229,8 +230,8 @@ describe('-32099 messages (check_error_response)', () => {
       'TransactionBuildingNotCompleted: 3',
     );
     assert.equal(rpc32099Message({}), '');
-    assert.equal(rpc32099Message(5), undefined);
-    assert.equal(rpc32099Message(null), undefined);
+    assert.equal(rpc32099Message(5), null);
+    assert.equal(rpc32099Message(null), null);
   });
   it('intercepts only replies with result.Err', () => {
     const ok = { id: 3, jsonrpc: '2.0', result: { Ok: null } };
