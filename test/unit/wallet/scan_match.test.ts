@@ -9,15 +9,21 @@ import { describe, it } from 'node:test';
 import { toHex } from '../../../core/bytes.js';
 import { coinbaseOutput } from '../../../core/chain/coinbase.js';
 import { parseJson } from '../../../core/json/parse.js';
-import { deriveKeyId } from '../../../core/keychain/identifier.js';
+import { childKeyId, deriveKeyId, Identifier } from '../../../core/keychain/identifier.js';
 import { ExtKeychain } from '../../../core/keychain/keychain.js';
+import { SwitchCommitmentType } from '../../../core/keychain/switch_type.js';
 import { cbDataFromJson } from '../../../core/serde/cbdata.js';
+import type { WalletOutputView } from '../../../core/wallet/coinbase.js';
 import { buildCoinbase } from '../../../core/wallet/coinbase.js';
+import type { TxLogView } from '../../../core/wallet/refresh.js';
 import {
   amountAsFloat,
   type ChainUnspentOutput,
+  type FoundOutput,
   foundOutputMessage,
+  reconcileScan,
   ScanMatcher,
+  type ScanOp,
 } from '../../../core/wallet/scan_match.js';
 import { SHARED_VECTORS } from '../../support/paths.js';
 
@@ -191,5 +197,165 @@ describe('Scanning message text', () => {
       foundOutputMessage(f),
       `\nOutput found:\ncommit: ${f.commit},\namount: 14.57920003,\nkeyid: 0300000000000000000000000700000000,\nmmr index: 9\n`,
     );
+  });
+});
+
+describe('reconcileScan (scan.rs after collecting)', () => {
+  const ACCT = '0200000000000000000000000000000000';
+  const ACCT1 = '0200000001000000000000000000000000';
+  const NOW = '2026-11-22T15:00:00Z';
+  const commitOf = (keyId: string, value: bigint) =>
+    toHex(wallet1.commit(value, Identifier.fromHex(keyId), SwitchCommitmentType.Regular));
+  const found = (acct: string, n: number, over: Partial<FoundOutput> = {}): FoundOutput => {
+    const keyId = childKeyId(Identifier.fromHex(acct), n).toHex();
+    const value = over.value ?? 100n + BigInt(n);
+    return {
+      commit: commitOf(keyId, value),
+      keyId,
+      nChild: n,
+      value,
+      height: 10n,
+      lockHeight: 13n,
+      isCoinbase: true,
+      mmrIndex: 50n + BigInt(n),
+      switchType: 1,
+      builder: 'current',
+      ...over,
+    };
+  };
+  const stored = (f: FoundOutput, over: Partial<WalletOutputView> = {}): WalletOutputView => ({
+    rootKeyId: ACCT,
+    keyId: f.keyId,
+    nChild: f.nChild,
+    commit: f.commit,
+    mmrIndex: null,
+    value: f.value,
+    status: 'Unspent',
+    height: f.height,
+    lockHeight: f.lockHeight,
+    isCoinbase: f.isCoinbase,
+    txLogEntry: null,
+    ...over,
+  });
+  const entry = (id: number, txType: TxLogView['txType']): TxLogView => ({
+    id,
+    parentKeyId: ACCT,
+    txType,
+    confirmed: false,
+    amountCredited: 1n,
+    amountDebited: 0n,
+    kernelExcess: null,
+    kernelLookupMinHeight: null,
+    ttlCutoffHeight: null,
+    creationTs: NOW,
+  });
+  const base = {
+    txLog: [] as TxLogView[],
+    accounts: [ACCT],
+    childIndex: (p: string) => (p === ACCT ? 3 : 0),
+    nextTxLogId: (p: string) => (p === ACCT ? 7 : 0),
+    deleteUnconfirmed: false,
+    now: NOW,
+  };
+
+  it('restores missing outputs with one log entry each, new account label, child counters', () => {
+    const a = found(ACCT, 5);
+    const b = found(ACCT1, 0, { isCoinbase: false, lockHeight: 10n });
+    const c = found(ACCT, 1);
+    const plan = reconcileScan(wallet1, { ...base, found: [a, b, c], outputs: [] });
+    const restoredOut = (f: FoundOutput, root: string, log: number): ScanOp => ({
+      op: 'saveOutput',
+      output: { ...stored(f, { rootKeyId: root, mmrIndex: f.mmrIndex }), txLogEntry: log },
+    });
+    const log = (f: FoundOutput, root: string, id: number): ScanOp => ({
+      op: 'newTxLog',
+      entry: {
+        id,
+        parentKeyId: root,
+        txType: f.isCoinbase ? 'ConfirmedCoinbase' : 'TxReceived',
+        confirmed: true,
+        amountCredited: f.value,
+        numOutputs: 1,
+        publicAddr: 'Restore',
+        ts: NOW,
+      },
+    });
+    assert.deepEqual(plan.ops, [
+      log(a, ACCT, 7),
+      restoredOut(a, ACCT, 7),
+      log(b, ACCT1, 0),
+      restoredOut(b, ACCT1, 0),
+      log(c, ACCT, 8),
+      restoredOut(c, ACCT, 8),
+      { op: 'setChildIndex', parentKeyId: ACCT, next: 6 },
+      { op: 'setAccountPath', label: 'account_1', path: ACCT1 },
+      { op: 'setChildIndex', parentKeyId: ACCT1, next: 1 },
+    ]);
+    assert.equal(plan.messages.length, 4);
+    assert.equal(
+      plan.messages[0],
+      `Confirmed output for 105 with ID ${a.keyId} (Commitment(${a.commit}), index 55) exists in UTXO set but not in wallet. Restoring.`,
+    );
+    assert.equal(plan.messages[3], `Setting account account_1 at path ${ACCT1}`);
+  });
+
+  it('a child counter already past the highest found is kept', () => {
+    const plan = reconcileScan(wallet1, { ...base, found: [found(ACCT, 2)], outputs: [] });
+    assert.deepEqual(
+      plan.ops.filter((o) => o.op === 'setChildIndex'),
+      [],
+    );
+  });
+
+  it('known outputs: the mmr index is fixed (unindexed record replaced), nothing else', () => {
+    const a = found(ACCT, 1);
+    const b = found(ACCT, 2);
+    const plan = reconcileScan(wallet1, {
+      ...base,
+      found: [a, b],
+      outputs: [stored(a, { commit: null }), stored(b, { mmrIndex: b.mmrIndex })],
+    });
+    assert.deepEqual(plan.ops, [
+      { op: 'deleteOutput', keyId: a.keyId, mmrIndex: null },
+      { op: 'saveOutput', output: stored(a, { commit: null, mmrIndex: a.mmrIndex }) },
+    ]);
+    assert.deepEqual(plan.messages, []);
+  });
+
+  it('a Spent output still unspent on chain: Unspent again, its entry cancelled (Epic re-saves the old record)', () => {
+    const a = found(ACCT, 1);
+    const spent = stored(a, { status: 'Spent', txLogEntry: 2 });
+    const plan = reconcileScan(wallet1, {
+      ...base,
+      found: [a],
+      outputs: [spent],
+      txLog: [entry(2, 'TxSentCreated')],
+    });
+    assert.deepEqual(plan.ops, [
+      { op: 'deleteOutput', keyId: a.keyId, mmrIndex: null },
+      { op: 'saveOutput', output: { ...spent, mmrIndex: a.mmrIndex } },
+      { op: 'setTxType', parentKeyId: ACCT, id: 2, txType: 'TxSentCancelled' },
+      { op: 'saveOutput', output: { ...spent, status: 'Unspent' } },
+    ]);
+  });
+
+  it('delete_unconfirmed: locked found outputs unlock, unconfirmed outputs go, entries cancelled', () => {
+    const a = found(ACCT, 1);
+    const b = found(ACCT, 2);
+    const locked = stored(a, { status: 'Locked', txLogEntry: 3, mmrIndex: a.mmrIndex });
+    const pending = stored(b, { status: 'Unconfirmed', txLogEntry: 4 });
+    const common = {
+      ...base,
+      found: [a],
+      outputs: [locked, pending],
+      txLog: [entry(3, 'TxSent'), entry(4, 'TxReceived')],
+    };
+    assert.deepEqual(reconcileScan(wallet1, common).ops, []);
+    assert.deepEqual(reconcileScan(wallet1, { ...common, deleteUnconfirmed: true }).ops, [
+      { op: 'setTxType', parentKeyId: ACCT, id: 3, txType: 'TxSent' },
+      { op: 'saveOutput', output: { ...locked, status: 'Unspent' } },
+      { op: 'setTxType', parentKeyId: ACCT, id: 4, txType: 'TxReceivedCancelled' },
+      { op: 'deleteOutput', keyId: b.keyId, mmrIndex: null },
+    ]);
   });
 });
