@@ -14,6 +14,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { defaultHome, networkDir } from '../../config/home.js';
+import type { ChainType } from '../../core/chain_type.js';
 import { WalletFailure } from '../../core/wallet/errors.js';
 import { SEED_FILE_NAME } from '../../core/wallet/seed_file.js';
 
@@ -29,6 +31,11 @@ export interface WalletLayout {
   readonly seedFile: string;
   readonly dbDir: string;
   readonly dbFile: string;
+}
+
+/** The default top directory: the node's network directory, `~/.mwnode/<main|floo|user|auto>`. */
+export function defaultWalletTopDir(chain: ChainType, home: string = defaultHome()): string {
+  return networkDir(home, chain);
 }
 
 export function walletLayout(

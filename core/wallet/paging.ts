@@ -6,8 +6,11 @@
 // - then skip `offset` and take `limit` (null limit: everything left).
 // - The pager echoes `limit`/`offset` (0 when null) and `sort_order` ("asc" when null).
 
+import { toHex } from '../bytes.js';
 import type { JsonObject } from '../json/value.js';
 import type { Identifier } from '../keychain/identifier.js';
+import type { ExtKeychain } from '../keychain/keychain.js';
+import { SwitchCommitmentType } from '../keychain/switch_type.js';
 import { compareTimestamps } from './timestamp.js';
 import type {
   OutputCommitMapping,
@@ -99,6 +102,11 @@ export function filterTxs(txs: readonly TxLogEntry[], f: TxFilter): TxLogEntry[]
 /** Log entries in storage order → one page sorted by creation time. */
 export function pageTxs(txs: readonly TxLogEntry[], req: PageRequest): Page<TxLogEntry> {
   return paginate(txs, (a, b) => compareTimestamps(a.creationTs, b.creationTs), req);
+}
+
+/** The commitment `retrieve_outputs` shows: the cached one, else recomputed (Regular switch). */
+export function outputCommitHex(o: OutputData, keychain: ExtKeychain): string {
+  return o.commit ?? toHex(keychain.commit(o.value, o.keyId, SwitchCommitmentType.Regular));
 }
 
 export function pagerToJson(p: Pager): JsonObject {

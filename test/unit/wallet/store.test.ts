@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { walletLayout } from '../../../actors/wallet/layout.js';
+import { defaultWalletTopDir, walletLayout } from '../../../actors/wallet/layout.js';
 import { WalletStore } from '../../../actors/wallet/store.js';
 import { defaultAccountId, Identifier, nextAccountId } from '../../../core/keychain/identifier.js';
 import { ExtKeychain } from '../../../core/keychain/keychain.js';
@@ -37,6 +37,20 @@ const OUT: OutputData = {
   isCoinbase: true,
   txLogEntry: 0,
 };
+
+describe('layout', () => {
+  it("the top directory defaults to the node's network directory", () => {
+    assert.equal(defaultWalletTopDir('usernet', '/h/.mwnode'), '/h/.mwnode/user');
+    assert.equal(defaultWalletTopDir('mainnet', '/h/.mwnode'), '/h/.mwnode/main');
+    assert.deepEqual(walletLayout('/t'), {
+      topDir: '/t',
+      dataDir: '/t/wallet_data',
+      seedFile: '/t/wallet_data/wallet.seed',
+      dbDir: '/t/wallet_data/db',
+      dbFile: '/t/wallet_data/db/wallet.sqlite',
+    });
+  });
+});
 
 describe('WalletStore', () => {
   it('has the default account and derives ids as Epic (reference §10.1.8)', () => {

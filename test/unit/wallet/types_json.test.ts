@@ -3,13 +3,17 @@
 // records are those of Epic's `api/src/owner_rpc_s.rs` doc examples.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { toHex } from '../../../core/bytes.js';
 import { parseJson } from '../../../core/json/parse.js';
 import { stringifyJson } from '../../../core/json/stringify.js';
 import { defaultAccountId, Identifier } from '../../../core/keychain/identifier.js';
+import { ExtKeychain } from '../../../core/keychain/keychain.js';
+import { SwitchCommitmentType } from '../../../core/keychain/switch_type.js';
 import { JsonFormError } from '../../../core/serde/fields.js';
 import {
   filterOutputs,
   filterTxs,
+  outputCommitHex,
   pageOutputs,
   pageTxs,
   retrieveOutputsResultToJson,
@@ -289,6 +293,19 @@ describe('paging (reference §4.1)', () => {
         '{"refresh_from_node":false,"pager":{"records_read":1,"total_records":2,"limit":1,"offset":0,"sort_order":"asc"},"txs":[{"confirmation_height":1,"parent_key_id":"0200000000000000000000000000000000","id":0,',
       ),
     );
+  });
+});
+
+describe('outputCommitHex', () => {
+  it('uses the cached commitment, else recomputes it from value and key', () => {
+    const keychain = ExtKeychain.fromSeed(new Uint8Array(32).fill(1));
+    assert.equal(outputCommitHex(OUT0, keychain), C0);
+    const fresh = outputCommitHex({ ...OUT0, commit: null }, keychain);
+    assert.equal(
+      fresh,
+      toHex(keychain.commit(OUT0.value, OUT0.keyId, SwitchCommitmentType.Regular)),
+    );
+    assert.match(fresh, /^0[89][0-9a-f]{64}$/);
   });
 });
 
