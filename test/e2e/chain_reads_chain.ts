@@ -56,10 +56,6 @@ export async function call(method: string, params: JsonValue[]): Promise<string>
 
 export const text = (v: JsonValue) => stringifyJson(v, { pretty: true, sortKeys: true });
 export const ok = (v: JsonValue) => text({ id: 1, jsonrpc: '2.0', result: { Ok: v } });
-export const err = (v: JsonValue) => text({ id: 1, jsonrpc: '2.0', result: { Err: v } });
-export const rpcError = (message: string) =>
-  text({ error: { code: -32602, message }, id: 1, jsonrpc: '2.0' });
-
 export const hashOf = (h: number) => headerHash((blocks[h] as Block).header, AUTO);
 export const commitOf = (o: Output) => toHex(o.commit);
 

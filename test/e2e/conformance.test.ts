@@ -18,15 +18,15 @@ import type { Operations } from '../../gateway/operations.js';
 import { Router } from '../../gateway/router.js';
 import { ROUTE_INDEX, ROUTES, type Route } from '../../gateway/routes.js';
 import { rpcTables } from '../../gateway/rpc/tables.js';
-import { chainReadRows, headerOf } from '../support/conformance_foreign.js';
+import { chainReadRows } from '../support/conformance_foreign.js';
 import { lateRows } from '../support/conformance_late.js';
 import {
   BANNABLE_PEER,
   KNOWN_PEER,
+  namedParamRows,
   ownerBanRows,
   ownerReadRows,
   protocolRows,
-  requestFormRows,
   seedPeers,
   V1_BANNABLE_PEER,
 } from '../support/conformance_owner.js';
@@ -135,7 +135,7 @@ function readRows(): Row[] {
     ...protocolRows('owner', 'get_status', {}),
     ...protocolRows('foreign', 'get_tip', {}),
     ...protocolRows('tor', 'push_transaction', { tx: null, fluff: null }),
-    ...requestFormRows(sorted(tip), sorted(headerOf(2))),
+    ...namedParamRows(),
     ...chainReadRows(),
     ...chainRows(),
     ...ownerReadRows(sorted(status)),

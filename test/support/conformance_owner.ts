@@ -125,47 +125,15 @@ export function protocolRows(
   ];
 }
 
-/** §2.2/§2.5 request forms real clients send, on the foreign surface. */
-export function requestFormRows(tip: JsonValue, header2: JsonValue): Row[] {
+/** §2.3's named-parameter error (the request forms themselves: request_forms.test.ts). */
+export function namedParamRows(): Row[] {
   return [
-    // epic-wallet: `params: null`.
-    rpcRow('foreign', 'get_tip', null, { ok: tip }, '§2.2 params null'),
-    rpcRow('foreign', 'get_tip', undefined, { ok: tip }, '§2.2 params absent'),
-    // grin-explorer: named params, no `jsonrpc` (the reply has none either).
-    rawRpcRow(
-      'foreign',
-      'get_header',
-      '{"method":"get_header","params":{"height":2,"hash":null,"commit":null},"id":1}',
-      200,
-      v2Text({ id: 1, result: { Ok: header2 } }),
-      '§2.1 named, no jsonrpc',
-    ),
     rpcRow(
       'foreign',
       'get_header',
       { height: 2, hash: null },
       { code: -32602, message: 'MissingNamedParameter commit' },
       '§2.3',
-    ),
-    // Pool software: a batch; a notification gets no output.
-    rawRpcRow(
-      'foreign',
-      'batch',
-      '[{"jsonrpc":"2.0","method":"get_tip","params":[],"id":1},{"jsonrpc":"2.0","method":"get_tip","params":[]},{"jsonrpc":"2.0","method":"nope","params":[],"id":"b"}]',
-      200,
-      v2Text([
-        { id: 1, jsonrpc: '2.0', result: { Ok: tip } },
-        { error: { code: -32601, message: 'Method not found' }, id: 'b', jsonrpc: '2.0' },
-      ]),
-      '§2.5',
-    ),
-    rawRpcRow(
-      'foreign',
-      'notification',
-      '{"jsonrpc":"2.0","method":"get_tip","params":[]}',
-      200,
-      '[]',
-      '§2.5',
     ),
   ];
 }

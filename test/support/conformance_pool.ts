@@ -115,11 +115,15 @@ export function poolRows(): Row[] {
     rpcRow('tor', 'push_transaction', [json(immature), false], poolErr('Immature coinbase'), '§5'),
     rpcRow('tor', 'get_tip', [], { code: -32601, message: 'Method not found' }, '§5'),
     v1Push(pushBody(json(tx4)), 200, ''),
-    v1Push(pushBody(json(tx4), 'get_tip'), 500, 'failed: Request error: Invalid method'),
-    v1Push('{"method":"push_transaction"}', 500, 'failed: Request error: Missing params'),
+    v1Push(pushBody(json(tx4), 'push_tx'), 500, 'failed: Request error: Invalid method'),
+    v1Push(
+      '{"method":"push_transaction","params":{}}',
+      500,
+      'failed: Request error: Missing params',
+    ),
     // Epic crashes on an empty params array (index out of range): refused as missing here.
     v1Push(
-      '{"method":"push_transaction","params":[]}',
+      '{"method":"push_transaction","params":[],"id":1}',
       500,
       'failed: Request error: Missing params',
     ),

@@ -42,7 +42,7 @@ export function indexRows(): Row[] {
       surface: 'index',
       anonymous: true,
     }),
-    v1Row('OPTIONS', '/v1/status', 200, '{}', '§14 (spec: OPTIONS 200 on /v1)', {
+    v1Row('OPTIONS', '/v1/pool', 200, '{}', '§14 (spec: OPTIONS 200 on /v1)', {
       anonymous: true,
     }),
   ];
