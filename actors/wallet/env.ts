@@ -43,4 +43,19 @@ export interface WalletEnv {
   readonly now: () => Date;
   /** Structured log; never give it secrets (passwords, seeds, tokens, blinding factors). */
   readonly log: (event: string, fields: Record<string, unknown>) => void;
+  /**
+   * Runs `fn` when no other wallet operation runs (Epic holds one wallet lock per call). API
+   * calls go through it (service.ts); so must anything started by a timer, e.g. the updater.
+   */
+  readonly exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/** A FIFO lock: each `fn` starts after the previous one settled. */
+export function exclusiveRunner(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }
