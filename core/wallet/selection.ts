@@ -40,9 +40,15 @@ export interface CoinSelection {
 export function notEnoughFunds(available: bigint, needed: bigint): SlateError {
   const availableDisp = amountToHrString(available, false);
   const neededDisp = amountToHrString(needed, false);
+  const u64 = (n: bigint) => (n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n);
   return new SlateError(
     'NotEnoughFunds',
-    { available, available_disp: availableDisp, needed, needed_disp: neededDisp },
+    {
+      available: u64(available),
+      available_disp: availableDisp,
+      needed: u64(needed),
+      needed_disp: neededDisp,
+    },
     `Not enough funds. Required: ${neededDisp}, Available: ${availableDisp}`,
   );
 }

@@ -9,6 +9,7 @@ import { hashOf } from '../ser/codec.js';
 import type { WireParams } from '../ser/params.js';
 import { writeInput, writeOutput } from '../ser/transaction.js';
 import type { Input, KernelFeatures, Output, Transaction, TxKernel } from '../types/transaction.js';
+import { WalletFailure } from './errors.js';
 
 /** Epic's `CURRENT_SLATE_VERSION`. */
 export const CURRENT_SLATE_VERSION = 3;
@@ -16,24 +17,23 @@ export const CURRENT_SLATE_VERSION = 3;
 export const DEFAULT_BLOCK_HEADER_VERSION = 6;
 
 /**
- * An error in Epic's wallet `Error` shape: `variant` is the enum variant, `detail` its serde
- * body (undefined for a unit variant), `message` its Display text. Until core/wallet/errors.ts
- * lands the lead maps this onto WalletFailure with `toEpicJson()`.
+ * A WalletFailure (core/wallet/errors.ts) built from an Epic wallet `Error` variant: `detail` is
+ * the variant's serde body (undefined for a unit variant) and `display` Epic's Display text
+ * (what its logs and CLI show); `err`/`message` are WalletFailure's (result.Err, -32099 text).
  */
-export class SlateError extends Error {
-  override readonly name = 'SlateError';
-
+export class SlateError extends WalletFailure {
   constructor(
-    readonly variant: string,
+    variant: string,
     readonly detail: JsonValue | undefined,
-    message: string,
+    readonly display: string,
   ) {
-    super(message);
+    super(detail === undefined ? variant : { [variant]: detail });
+    this.name = 'SlateError';
   }
 
   /** The externally tagged JSON of the variant: `"Unit"` or `{"Variant": body}`. */
   toEpicJson(): JsonValue {
-    return this.detail === undefined ? this.variant : { [this.variant]: this.detail };
+    return this.err;
   }
 }
 

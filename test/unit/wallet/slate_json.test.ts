@@ -138,7 +138,7 @@ describe('version detection', () => {
       () => deserializeUpgrade(v7),
       (e: unknown) =>
         e instanceof SlateError &&
-        e.message === 'Unknown Slate Version: 7' &&
+        e.display === 'Unknown Slate Version: 7' &&
         stringifyJson(e.toEpicJson()) === '{"SlateVersion":7}',
     );
     assert.equal(probeSlateVersion({ version: 1 }), 1);
