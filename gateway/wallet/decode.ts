@@ -15,7 +15,8 @@ import type {
   Token,
 } from '../../actors/wallet/api.js';
 import type { JsonValue } from '../../core/json/value.js';
-import { asHex, asObject, asU64, asUint, type JsonRecord } from '../../core/serde/fields.js';
+import { asObject, asU64, asUint, type JsonRecord } from '../../core/serde/fields.js';
+import { epicFromHex } from './envelope.js';
 
 export type Decoder<T> = (v: JsonValue) => T;
 
@@ -57,8 +58,11 @@ export function stringOrU64(v: JsonValue): bigint {
   return n;
 }
 
+/** Epic's keys, tokens and ids all go through `util::from_hex` (envelope.ts). */
 function hexBytes(v: JsonValue): Uint8Array {
-  return asHex(v, '');
+  const bytes = epicFromHex(str(v));
+  if (bytes === null) throw new TypeError('invalid hex');
+  return bytes;
 }
 
 function sized(size: number): Decoder<Uint8Array> {
