@@ -207,3 +207,53 @@ export function rpc32099Message(err: JsonValue): string | null {
   const shown = allStrings ? (value as string) : stringifyJson(value, { sortKeys: true });
   return `${key}: ${shown}`;
 }
+
+// Epic's `Display` texts (thiserror) of the variants above, for logs and the command line.
+const DISPLAY: Readonly<Record<string, (v: JsonValue) => string>> = {
+  NotEnoughFunds: (v) => {
+    const o = isJsonObject(v) ? v : {};
+    return `Not enough funds. Required: ${o.needed_disp}, Available: ${o.available_disp}`;
+  },
+  Fee: (v) => `Fee Error: ${v}`,
+  ClientCallback: (v) => `Client Callback Error: ${v}`,
+  Backend: (v) => `Wallet store error: ${v}`,
+  Node: () => 'Node API error',
+  NodeStatus: (v) => `Node status error: ${v}`,
+  WalletComms: (v) => `Wallet Communication Error: ${v}`,
+  Signature: (v) => `Signature error: ${v}`,
+  DuplicateTransactionId: () => 'Duplicate transaction ID error',
+  WalletSeedExists: (v) => `Wallet seed exists error: ${v}`,
+  WalletSeedDoesntExist: () => "Wallet seed doesn't exist error",
+  TransactionDoesntExist: (v) => `Transaction ${v} doesn't exist`,
+  TransactionNotCancellable: (v) => `Transaction ${v} cannot be cancelled`,
+  TransactionCancellationError: (v) => `Cancellation Error: ${v}`,
+  TransactionAlreadyConfirmed: () => 'Transaction already confirmed error',
+  TransactionAlreadyReceived: (v) => `Transaction ${v} has already been received`,
+  TransactionBuildingNotCompleted: (v) => `Transaction building not completed: ${v}`,
+  AccountLabelAlreadyExists: (v) => `Account Label '${v}' already exists`,
+  UnknownAccountLabel: (v) => `Unknown Account Label '${v}'`,
+  KeychainDoesntExist: () => "Keychain doesn't exist (has wallet been opened?)",
+  Lifecycle: (v) => `Lifecycle Error: ${v}`,
+  InvalidKeychainMask: () => 'Supplied Keychain Mask Token is incorrect',
+  PaymentProof: (v) => `Payment Proof generation error: ${v}`,
+  PaymentProofRetrieval: (v) => `Payment Proof retrieval error: ${v}`,
+  TransactionExpired: () => 'Transaction Expired',
+  Encryption: () => 'Unable to encrypt message',
+  Decryption: () => 'Unable to decrypt message',
+  NotFoundErr: (v) => `NotFoundErr Error: ${v}`,
+  GenericError: (v) => `Generic error: ${v}`,
+  ArgumentError: (v) => `Invalid Arguments: ${v}`,
+  LibWallet: (v) => `LibWallet Error: ${v}`,
+};
+
+/**
+ * Epic's human text for an error value (`Lifecycle Error: …`, `Not enough funds. Required: …`),
+ * for the command line; variants without an entry fall back to the -32099 form.
+ */
+export function epicDisplay(err: JsonValue): string {
+  const variant = typeof err === 'string' ? err : isJsonObject(err) ? Object.keys(err)[0] : '';
+  const show = variant === undefined ? undefined : DISPLAY[variant];
+  if (show === undefined) return rpc32099Message(err) ?? stringifyJson(err);
+  const payload = isJsonObject(err) && variant !== undefined ? (err[variant] ?? null) : null;
+  return show(payload);
+}

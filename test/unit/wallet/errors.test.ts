@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stringifyJson } from '../../../core/json/stringify.js';
-import { rpc32099Message, WalletFailure } from '../../../core/wallet/errors.js';
+import { epicDisplay, rpc32099Message, WalletFailure } from '../../../core/wallet/errors.js';
 
 describe('WalletFailure JSON', () => {
   it('unit variants are bare strings', () => {
@@ -72,5 +72,17 @@ describe('rpc32099Message', () => {
   it('the Error message is the same text', () => {
     assert.equal(WalletFailure.lifecycle('x').message, 'Lifecycle: x');
     assert.ok(WalletFailure.encryption() instanceof Error);
+  });
+});
+
+describe('epicDisplay', () => {
+  it("gives Epic's Display texts", () => {
+    assert.equal(epicDisplay(WalletFailure.lifecycle('x').err), 'Lifecycle Error: x');
+    assert.equal(epicDisplay('InvalidKeychainMask'), 'Supplied Keychain Mask Token is incorrect');
+    assert.equal(
+      epicDisplay(WalletFailure.notEnoughFunds(1n, 2n).err),
+      'Not enough funds. Required: 0.00000002, Available: 0.00000001',
+    );
+    assert.equal(epicDisplay({ Other: [1] }), 'Other: [1]');
   });
 });
