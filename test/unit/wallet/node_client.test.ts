@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { NodeClient, NodeClientError } from '../../../actors/wallet/node_client.js';
+import { scanChain } from '../../../actors/wallet/scan.js';
 import { toHex } from '../../../core/bytes.js';
 import { headerHash } from '../../../core/ser/header.js';
 import type { Block } from '../../../core/types/block.js';
@@ -147,6 +148,26 @@ describe('NodeClient against a real node (3 blocks)', () => {
         ['0200000000000000030000000000000000', 3n, 6n, 4n, true],
       ],
     );
+  });
+
+  it('scanChain drives the client: heights 1–3 give the three coinbases', async () => {
+    const seen: string[] = [];
+    const matcher = new ScanMatcher(MINER_KEYCHAIN, 'automated');
+    const r = await scanChain(client(), matcher, 1n, 3n, (m) => {
+      if (m.kind === 'Scanning' && !m.message.startsWith('\n'))
+        seen.push(`${m.percent} ${m.message}`);
+    });
+    assert.deepEqual(
+      r.found.map((f) => f.height),
+      [1n, 2n, 3n],
+    );
+    assert.equal(r.startPmmrIndex, 1n);
+    assert.equal(r.lastPmmrIndex, 4n);
+    assert.deepEqual(seen, [
+      '0 Starting UTXO scan',
+      '99 Checking 3 outputs (from PMMR index 1 to 4, highest: 4).',
+      '99 Identified 3 wallet_outputs as belonging to this wallet',
+    ]);
   });
 
   it('push_transaction: a malformed transaction is the node’s RPC error → BadRequest', async () => {
