@@ -68,6 +68,12 @@ export interface NodeVersion {
   readonly blockHeaderVersion: number;
 }
 
+/** Epic's NodeVersionInfo: what the Foreign API's compatibility check reads. */
+export interface NodeVersionInfo extends NodeVersion {
+  /** False for the stand-in Epic uses when the node answered 404. */
+  readonly verified: boolean;
+}
+
 export interface NodeTip {
   readonly height: bigint;
   /** Hash of the tip block, hex. */
@@ -131,6 +137,7 @@ export class NodeClient {
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
   private readonly chunk: number;
+  private version: NodeVersionInfo | null = null;
 
   constructor(opts: NodeClientOptions) {
     this.base = opts.url.replace(/\/+$/, '');
@@ -224,6 +231,22 @@ export class NodeClient {
         ),
       };
     });
+  }
+
+  /**
+   * `get_version_info`: get_version, cached after the first answer. A failure whose text has
+   * "404" gives Epic's stand-in 1.0.0 / header version 1 (unverified); any other failure null
+   * (the compatibility check then assumes header version 2).
+   */
+  async versionInfo(): Promise<NodeVersionInfo | null> {
+    if (this.version !== null) return this.version;
+    try {
+      this.version = { ...(await this.getVersion()), verified: true };
+    } catch (e) {
+      if (!(e instanceof NodeClientError) || !e.message.includes('404')) return null;
+      this.version = { nodeVersion: '1.0.0', blockHeaderVersion: 1, verified: false };
+    }
+    return this.version;
   }
 
   getTip(): Promise<NodeTip> {

@@ -64,6 +64,10 @@ after(async () => {
 describe('NodeClient against a real node (3 blocks)', () => {
   it('get_version', async () => {
     assert.deepEqual(await client().getVersion(), { nodeVersion: '4.0.0', blockHeaderVersion: 6 });
+    const c = client();
+    const info = await c.versionInfo();
+    assert.deepEqual(info, { nodeVersion: '4.0.0', blockHeaderVersion: 6, verified: true });
+    assert.equal(await c.versionInfo(), info); // cached: the same object
   });
 
   it('get_tip: height and tip hash', async () => {
@@ -204,5 +208,6 @@ describe('NodeClient: unreachable node', () => {
     assert.ok(e instanceof NodeClientError);
     assert.match(e.message, /^Client Callback Error: Error calling get_tip/);
     assert.deepEqual(Object.keys(e.err as object), ['ClientCallback']);
+    assert.equal(await c.versionInfo(), null);
   });
 });
