@@ -3,8 +3,7 @@
 // (test/support/conformance_*.ts) is a request, its HTTP status and its whole body text; rows a
 // healthy node cannot produce are listed as unreachable and counted. Completeness checks fail
 // when a method or route has no row; /v1 and /v2 are compared for each pair of spec §4.5.
-// Reorgs: chain_reads_reorg.test.ts and reorg.test.ts (two nodes; this chain stays linear so
-// the shared fixture's expectations hold).
+// Last, a second node mines a heavier branch that replaces block 7 (reorg rows).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
@@ -32,6 +31,7 @@ import {
 } from '../support/conformance_owner.js';
 import { latePairs, type PairClient, pairs } from '../support/conformance_pairs.js';
 import { poolRows, templateRows } from '../support/conformance_pool.js';
+import { reorgPast, reorgRows } from '../support/conformance_reorg.js';
 import { type Answer, type Row, rowName, rpcRow, send } from '../support/conformance_rows.js';
 import {
   chainRows,
@@ -185,8 +185,17 @@ describe('conformance matrix (one real node)', { timeout: 240_000 }, () => {
     for (const p of [...pairs(), ...latePairs(client)]) await p.check(client);
   });
 
+  let block7: Block | undefined;
   it('late rows: compaction, then mining steps 2 and 3 on top of the pool', async () => {
-    assert.deepEqual(await run([...compactRows(), ...(await lateRows(url))]), []);
+    const late = await lateRows(url);
+    block7 = late.block;
+    assert.deepEqual(await run([...compactRows(), ...late.rows]), []);
+  });
+
+  it('after a reorg replacing block 7: reads follow the new branch, the orphan stays by hash', async () => {
+    assert.ok(block7 !== undefined);
+    const fork = await reorgPast(url);
+    assert.deepEqual(await run(reorgRows(block7, fork)), []);
   });
 
   it('every JSON-RPC method has a success row and an error row', () => {
@@ -221,6 +230,12 @@ describe('conformance matrix (one real node)', { timeout: 240_000 }, () => {
   it('the unreachable rows stay listed, with their reasons', (t) => {
     const unreachable = listed.filter((r) => r.unreachable !== undefined);
     for (const r of unreachable) t.diagnostic(`unreachable: ${rowName(r)}: ${r.unreachable}`);
+    const surfaces = new Set(listed.map((r) => r.surface));
+    for (const s of surfaces) {
+      const of = listed.filter((r) => r.surface === s);
+      const off = of.filter((r) => r.unreachable !== undefined).length;
+      t.diagnostic(`${s}: ${of.length} rows (${off} unreachable)`);
+    }
     t.diagnostic(`rows sent: ${sent.length}; listed: ${listed.length}`);
     assert.equal(unreachable.length, UNREACHABLE_ROWS);
   });

@@ -4,10 +4,12 @@ import { parseJson } from '../../core/json/parse.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { blockToJson } from '../../core/serde/block.js';
 import { kernelToJson, outputToJson } from '../../core/serde/transaction.js';
+import type { Block } from '../../core/types/block.js';
 import { type Row, rpcRow, v2Text } from './conformance_rows.js';
 import { foreignOk, mineBlock } from './miner.js';
 
-export async function lateRows(url: string): Promise<Row[]> {
+/** The late rows, and block 7 they submit (a reorg replaces it afterwards). */
+export async function lateRows(url: string): Promise<{ rows: Row[]; block: Block }> {
   const template = (await foreignOk(url, 'get_block_template', [])) as {
     transactions: JsonValue;
   };
@@ -16,7 +18,7 @@ export async function lateRows(url: string): Promise<Row[]> {
   const kernel = block.body.kernels.find((k) => k.features.kind === 'Coinbase');
   if (output === undefined || kernel === undefined) throw new Error('block 7 has a coinbase');
   const coinbase = { output: outputToJson(output), kernel: kernelToJson(kernel) };
-  return [
+  const rows: Row[] = [
     rpcRow('owner', 'compact_chain', [], { ok: null }, '§3'),
     {
       ...rpcRow('foreign', 'finalize_block_template', [coinbase], { ok: null }, '§8.2'),
@@ -43,4 +45,5 @@ export async function lateRows(url: string): Promise<Row[]> {
     },
     rpcRow('foreign', 'submit_block', [blockToJson(block)], { ok: null }, '§8.3'),
   ];
+  return { rows, block };
 }
