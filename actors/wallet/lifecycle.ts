@@ -107,11 +107,12 @@ export class WalletLifecycle {
     if (existsSync(layout.seedFile)) throw WalletFailure.walletSeedExists(layout.dataDir);
     const seed =
       args.mnemonic === null ? newEntropy(args.mnemonicLength) : entropyOf(args.mnemonic);
-    mkdirSync(layout.dataDir, { recursive: true, mode: DIR_MODE });
     const text = seedFileText(encryptSeed(seed, args.password));
-    if (!createFileAtomic(layout.seedFile, text, SEED_FILE_MODE)) {
-      throw WalletFailure.walletSeedExists(layout.dataDir);
-    }
+    const created = fsStep('Error creating wallet', () => {
+      mkdirSync(layout.dataDir, { recursive: true, mode: DIR_MODE });
+      return createFileAtomic(layout.seedFile, text, SEED_FILE_MODE);
+    });
+    if (!created) throw WalletFailure.walletSeedExists(layout.dataDir);
     const store = openStore(layout, 'Error creating wallet');
     try {
       store.saveInitStatus(args.mnemonic === null ? 'InitNoScanning' : 'InitNeedsScanning');
@@ -200,16 +201,17 @@ export class WalletLifecycle {
     const seed = this.readSeedOr(oldPassword, SEED_FILE_FAILED);
     const backup = backupSeedFile(layout.seedFile);
     const text = seedFileText(encryptSeed(seed, newPassword));
-    if (!createFileAtomic(layout.seedFile, text, SEED_FILE_MODE)) {
-      throw WalletFailure.lifecycle(SEED_FILE_FAILED);
-    }
+    const written = fsStep('Error writing wallet seed file', () =>
+      createFileAtomic(layout.seedFile, text, SEED_FILE_MODE),
+    );
+    if (!written) throw WalletFailure.lifecycle(SEED_FILE_FAILED);
     const again = this.readSeedOr(newPassword, SEED_FILE_FAILED);
     if (!equalBytes(seed, again)) {
       throw WalletFailure.lifecycle(
         'New and Old wallet seeds are not equal on password change, not removing backups.',
       );
     }
-    if (removeBackup) unlinkSync(backup);
+    if (removeBackup) fsStep('Error removing backup seed file', () => unlinkSync(backup));
   }
 
   /**
@@ -232,6 +234,15 @@ export class WalletLifecycle {
       if (e instanceof WalletFailure) throw WalletFailure.lifecycle(message);
       throw e;
     }
+  }
+}
+
+/** Runs a filesystem step; its failure becomes `Lifecycle: <what>: <reason>`. */
+function fsStep<T>(what: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    throw WalletFailure.lifecycle(`${what}: ${describeFsError(e)}`);
   }
 }
 

@@ -156,6 +156,19 @@ describe('WalletLifecycle', () => {
     assert.equal(lc.walletExists(), false);
   });
 
+  it('a filesystem failure is a Lifecycle error, not a crash', () => {
+    const top = tempTop();
+    const blocker = join(top, 'file');
+    writeFileSync(blocker, '');
+    const lc = new WalletLifecycle({ topDir: blocker });
+    assert.throws(
+      () => lc.createWallet({ mnemonic: null, mnemonicLength: 32, password: 'p' }),
+      (e) =>
+        e instanceof WalletFailure &&
+        /^Error creating wallet: ENOTDIR/.test((e.err as { Lifecycle: string }).Lifecycle),
+    );
+  });
+
   it('set_top_level_directory points later calls elsewhere', () => {
     const lc = new WalletLifecycle({ topDir: tempTop() });
     const other = tempTop();
