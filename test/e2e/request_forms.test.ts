@@ -60,14 +60,14 @@ describe('JSON-RPC request forms on the real node', { timeout: 120_000 }, () => 
   /** Every form of a zero-argument call answers `want`, asked several times (fast path primed). */
   async function zeroArgs(surface: Surface, method: string, id: string, want: string) {
     const { fast, full } = zeroArgForms(method, id);
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       for (const body of [...fast, ...full]) await expect(surface, body, want);
       await new Promise((r) => setTimeout(r, 30));
     }
     // Without "jsonrpc" (or with null, which is no version) the reply has none.
     const bare = want.replace('  "jsonrpc": "2.0",\n', '');
     assert.notEqual(bare, want);
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       for (const body of [
         `{"method":"${method}","params":null,"id":${id}}`,
         `{"method":"${method}","id":${id}}`,
