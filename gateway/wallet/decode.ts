@@ -15,7 +15,15 @@ import type {
   Token,
 } from '../../actors/wallet/api.js';
 import type { JsonValue } from '../../core/json/value.js';
-import { asObject, asU64, asUint, type JsonRecord } from '../../core/serde/fields.js';
+import {
+  asObject,
+  asU64,
+  asUint,
+  JsonFormError,
+  type JsonRecord,
+} from '../../core/serde/fields.js';
+import { parseVersionedSlate, transactionV3FromJson } from '../../core/wallet/slate_json.js';
+import { txLogEntryFromJson } from '../../core/wallet/types_json.js';
 import { epicFromHex } from './envelope.js';
 
 export type Decoder<T> = (v: JsonValue) => T;
@@ -132,11 +140,34 @@ export function dalekPubkey(v: JsonValue): Uint8Array {
 export const dalekSig: Decoder<Uint8Array> = sized(64);
 export const commitment: Decoder<Uint8Array> = sized(33);
 
-/** A value kept as JSON for the service (slates, transactions, log entries): an object. */
+/** A value kept as JSON for the service: an object. */
 export function object(v: JsonValue): JsonValue {
   asObject(v, '');
   return v;
 }
+
+/**
+ * A value Epic deserializes into a typed parameter (a slate, a transaction, a log entry): it
+ * must parse here, so a malformed one is -32602 as in Epic, but the service receives the JSON.
+ * Only shape errors count: checks the parser makes beyond serde's are the service's to report.
+ */
+function parsed(parse: (v: JsonValue) => unknown): Decoder<JsonValue> {
+  return (v) => {
+    try {
+      parse(v);
+    } catch (e) {
+      if (e instanceof JsonFormError) throw e;
+    }
+    return v;
+  };
+}
+
+/** `VersionedSlate` (untagged V3 | V2). */
+export const slate: Decoder<JsonValue> = parsed(parseVersionedSlate);
+/** `TransactionV3`. */
+export const transactionV3: Decoder<JsonValue> = parsed((v) => transactionV3FromJson(v, 'tx'));
+/** `TxLogEntry`. */
+export const txLogEntry: Decoder<JsonValue> = parsed((v) => txLogEntryFromJson(v, 'tx'));
 
 export const optionalObject: Decoder<JsonValue> = (v) => (v === null ? null : object(v));
 

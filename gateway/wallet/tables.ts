@@ -17,11 +17,13 @@ import {
   initTxArgs,
   issueInvoiceTxArgs,
   nullable,
-  object,
   optionalObject,
   paymentProof,
+  slate,
   str,
   token,
+  transactionV3,
+  txLogEntry,
   u32,
   u64,
   usize,
@@ -137,7 +139,7 @@ const SHARED_OWNER: readonly SharedOwnerMethod[] = [
   {
     name: 'process_invoice_tx',
     params: [
-      ['slate', object],
+      ['slate', slate],
       ['args', initTxArgs],
     ],
     call: (api, t, a) => api.processInvoiceTx(t, j(a, 0), a[1] as ReturnType<typeof initTxArgs>),
@@ -145,7 +147,7 @@ const SHARED_OWNER: readonly SharedOwnerMethod[] = [
   {
     name: 'tx_lock_outputs',
     params: [
-      ['slate', object],
+      ['slate', slate],
       ['participant_id', usize],
       ['addr_to', optStr],
     ],
@@ -153,13 +155,13 @@ const SHARED_OWNER: readonly SharedOwnerMethod[] = [
   },
   {
     name: 'finalize_tx',
-    params: [['slate', object]],
+    params: [['slate', slate]],
     call: (api, t, a) => api.finalizeTx(t, j(a, 0)),
   },
   {
     name: 'post_tx',
     params: [
-      ['tx', object],
+      ['tx', transactionV3],
       ['fluff', bool],
     ],
     call: (api, t, a) => api.postTx(t, j(a, 0), b(a, 1)),
@@ -174,12 +176,12 @@ const SHARED_OWNER: readonly SharedOwnerMethod[] = [
   },
   {
     name: 'get_stored_tx',
-    params: [['tx', object]],
+    params: [['tx', txLogEntry]],
     call: (api, t, a) => api.getStoredTx(t, j(a, 0)),
   },
   {
     name: 'verify_slate_messages',
-    params: [['slate', object]],
+    params: [['slate', slate]],
     call: (api, t, a) => api.verifySlateMessages(t, j(a, 0)),
   },
   {
@@ -325,18 +327,18 @@ export function ownerV2Table(api: WalletApi): MethodTable {
 
 export function foreignTable(api: WalletApi): MethodTable {
   const m = walletMethod;
-  const slate: Param = ['slate', object];
+  const slateParam: Param = ['slate', slate];
   const fees: Param = ['block_fees', blockFees];
   return methodTable([
     m('check_version', [], () => api.checkVersion()),
     m('build_coinbase', [fees], (a) => api.buildCoinbase(a[0] as ReturnType<typeof blockFees>)),
     m('build_foundation', [fees], (a) => api.buildFoundation(a[0] as ReturnType<typeof blockFees>)),
-    m('verify_slate_messages', [slate], (a) => api.foreignVerifySlateMessages(j(a, 0))),
+    m('verify_slate_messages', [slateParam], (a) => api.foreignVerifySlateMessages(j(a, 0))),
     m(
       'receive_tx',
-      [slate, ['dest_acct_name', optStr], ['message', optStr], ['addr_from', optStr]],
+      [slateParam, ['dest_acct_name', optStr], ['message', optStr], ['addr_from', optStr]],
       (a) => api.receiveTx(j(a, 0), ns(a, 1), ns(a, 2), ns(a, 3)),
     ),
-    m('finalize_invoice_tx', [slate], (a) => api.finalizeInvoiceTx(j(a, 0))),
+    m('finalize_invoice_tx', [slateParam], (a) => api.finalizeInvoiceTx(j(a, 0))),
   ]);
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TlsConfigError } from '../../../gateway/tls.js';
 import { startWalletGateway, type WalletGateway } from '../../../gateway/wallet/server.js';
+import { RECEIVE_TX_REQUEST } from '../wallet/epic_doc_slates.js';
 import { post, postJson, SecureClient } from './client.js';
 import { type Fake, fakeApi, PASSWORD } from './fake_api.js';
 
@@ -30,7 +31,7 @@ describe('wallet listeners', () => {
       api: fake.api,
       owner: { host: '127.0.0.1', port: 0, includeForeign: true },
       foreign: { host: '127.0.0.1', port: 0 },
-      maxBody: 4096,
+      maxBody: 16384,
     });
     owner = `http://127.0.0.1:${gw.ownerPort}`;
     foreign = `http://127.0.0.1:${gw.foreignPort}`;
@@ -152,6 +153,25 @@ describe('wallet listeners', () => {
     });
   });
 
+  it('slates must parse as a VersionedSlate (-32602 otherwise); the service gets the JSON', async () => {
+    fake.calls.length = 0;
+    const receive = (slate: unknown) =>
+      postJson(`${foreign}/v2/foreign`, {
+        jsonrpc: '2.0',
+        method: 'receive_tx',
+        id: 3,
+        params: [slate, null, 'hi', null],
+      });
+    assert.deepEqual(await receive({ version_info: 5 }), {
+      error: { code: -32602, message: 'InvalidArgStructure "slate" at position 0.' },
+      id: 3,
+      jsonrpc: '2.0',
+    });
+    const doc = JSON.parse(RECEIVE_TX_REQUEST);
+    assert.deepEqual(await receive(doc), { id: 3, jsonrpc: '2.0', result: { Ok: null } });
+    assert.deepEqual(fake.calls, [['receiveTx', [doc, null, 'hi', null]]]);
+  });
+
   it('/v2/foreign on both listeners; 503 while the node is not synced', async () => {
     const check = { jsonrpc: '2.0', method: 'check_version', params: [], id: 1 };
     const ok = {
@@ -181,7 +201,7 @@ describe('wallet listeners', () => {
   });
 
   it('caps the body (413)', async () => {
-    const r = await post(`${foreign}/v2/foreign`, `[${'1,'.repeat(3000)}1]`);
+    const r = await post(`${foreign}/v2/foreign`, `[${'1,'.repeat(9000)}1]`);
     assert.equal(r.status, 413);
   });
 
