@@ -7,8 +7,8 @@
 //
 // `init_secure_api` is not here: its key belongs to the Owner listener, not to the wallet
 // (gateway/wallet/secure.ts serves it). Slates, transactions and tx log entries arrive as the
-// client's raw JSON; the service parses them with the slate and record parsers, so a slate that
-// does not parse is the wallet's error, as in Epic (`SlateDeser`, `SlateVersionParse`).
+// client's JSON: the gateway's decoders have checked that they parse (a malformed one is -32602,
+// as Epic's typed parameters are), and the service parses them again into its own types.
 import type { JsonValue } from '../../core/json/value.js';
 
 /** Epic's `Token`: the keychain mask from `open_wallet` (32 bytes), or null ("no mask"). */
