@@ -51,6 +51,18 @@ const EMPTY_SCAN: ScannedBlockInfo = {
   lastPmmrIndex: 0n,
 };
 
+/** SQLite's own failures (disk full, locked, closed) as Epic's `Backend` store error. */
+function sqlite<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    if (e instanceof Error && (e.name === 'SqliteError' || e.name === 'TypeError')) {
+      throw WalletFailure.backend(e.message);
+    }
+    throw e;
+  }
+}
+
 function placeholders(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
 }
@@ -94,15 +106,15 @@ export class WalletStore {
   }
 
   private run(sql: string, params: readonly SqlValue[] = []): Database.RunResult {
-    return this.statement(sql).run(...params);
+    return sqlite(() => this.statement(sql).run(...params));
   }
 
   private get<R>(sql: string, params: readonly SqlValue[] = []): R | undefined {
-    return this.statement(sql).get(...params) as R | undefined;
+    return sqlite(() => this.statement(sql).get(...params) as R | undefined);
   }
 
   private all<R>(sql: string, params: readonly SqlValue[] = []): R[] {
-    return this.statement(sql).all(...params) as R[];
+    return sqlite(() => this.statement(sql).all(...params) as R[]);
   }
 
   // ---- accounts -------------------------------------------------------------------------

@@ -218,6 +218,15 @@ describe('WalletStore', () => {
     again.close();
   });
 
+  it('SQLite failures are Backend errors', () => {
+    const s = freshStore();
+    s.close();
+    assert.throws(
+      () => s.outputs(),
+      (e) => e instanceof WalletFailure && e.variant === 'Backend',
+    );
+  });
+
   it('refuses a database of another schema version', () => {
     const s = freshStore();
     const layout = s.layout;
