@@ -1,0 +1,190 @@
+// The two HTTP exchanges of the send flow that the node client does not cover:
+// - `send_args.method = "http"`: Epic's HttpSlateSender (impls/src/adapters/http.rs) — the
+//   other wallet's `check_version` picks V3 or V2, then `receive_tx` with the slate and three
+//   nulls; the reply is read with `deserialize_upgrade`;
+// - `post_tx`: the node's `push_transaction`, where (unlike Epic, which reads only `result.Ok`)
+//   a `result.Err` from the node is an error.
+import { readApiSecretIfPresent } from '../../config/secrets.js';
+import { parseJson } from '../../core/json/parse.js';
+import { stringifyJson } from '../../core/json/stringify.js';
+import type { JsonValue } from '../../core/json/value.js';
+import { transactionToJson } from '../../core/serde/transaction.js';
+import type { Transaction } from '../../core/types/transaction.js';
+import { WalletFailure } from '../../core/wallet/errors.js';
+import type { Slate } from '../../core/wallet/slate.js';
+import {
+  deserializeUpgrade,
+  MAX_SLATE_TEXT,
+  type SlateVersion,
+  slateToVersionJson,
+} from '../../core/wallet/slate_json.js';
+import type { WalletEnv } from './env.js';
+
+const TIMEOUT_MS = 300_000;
+/** Replies are slates or short answers; a little over the slate text cap is plenty. */
+const MAX_REPLY = MAX_SLATE_TEXT + 64 * 1024;
+
+type Record_ = { readonly [k: string]: JsonValue };
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const cause = (e as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${e.message}: ${cause.message}` : e.message;
+  }
+  return String(e);
+}
+
+async function readCapped(r: Response): Promise<string> {
+  if (r.body === null) return '';
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of r.body as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > MAX_REPLY) throw new Error(`reply exceeds ${MAX_REPLY} bytes`);
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** One JSON-RPC POST; throws a plain Error (with the HTTP status) on any transport failure. */
+async function rpcPost(
+  url: string,
+  method: string,
+  params: JsonValue,
+  auth: string | null,
+): Promise<Record_> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (auth !== null) headers.authorization = auth;
+  const r = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: stringifyJson({ jsonrpc: '2.0', method, id: 1, params }),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const text = await readCapped(r);
+  if (r.status !== 200) throw new Error(`Request error: Wrong response code: ${r.status}`);
+  const v = parseJson(text, { maxLength: MAX_REPLY });
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw new Error('ResponseError error: Cannot parse response');
+  }
+  return v as Record_;
+}
+
+const hasError = (reply: Record_): boolean => reply.error !== undefined && reply.error !== null;
+
+/** serde_json's Display of `res["error"]["code"]` and `["message"]` (strings keep quotes). */
+function errorText(what: string, reply: Record_): string {
+  const e = (reply.error ?? {}) as Record_;
+  return `${what}: Error: ${stringifyJson(e.code ?? null)}, Message: ${stringifyJson(e.message ?? null)}`;
+}
+
+function okOf(reply: Record_): JsonValue {
+  const result = reply.result;
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
+  return (result as Record_).Ok ?? null;
+}
+
+/** `check_other_version`: V3 when listed, else V2. */
+async function otherVersion(url: string): Promise<SlateVersion> {
+  let reply: Record_;
+  try {
+    reply = await rpcPost(url, 'check_version', [], null);
+  } catch (e) {
+    const why = describe(e);
+    if (why.includes('404')) {
+      throw WalletFailure.clientCallback(
+        'Other wallet is incompatible and requires an upgrade. Please urge the other wallet owner to upgrade and try the transaction again.',
+      );
+    }
+    throw WalletFailure.clientCallback(
+      `Performing version check (is recipient listening?): ${why}`,
+    );
+  }
+  if (hasError(reply)) throw WalletFailure.clientCallback(errorText('Posting transaction', reply));
+  const ok = okOf(reply) as Record_ | null;
+  const api = ok?.foreign_api_version;
+  const versions = ok?.supported_slate_versions;
+  if (typeof api !== 'number' || api < 2 || !Array.isArray(versions)) {
+    throw WalletFailure.clientCallback('Other wallet reports unrecognized API format.');
+  }
+  if (versions.includes('V3')) return 'V3';
+  if (versions.includes('V2')) return 'V2';
+  throw WalletFailure.clientCallback('Unable to negotiate slate format with other wallet.');
+}
+
+/** `send_tx` to `<dest>/v2/foreign`: the other wallet's `receive_tx` answer, upgraded. */
+export async function sendSlateHttp(env: WalletEnv, dest: string, slate: Slate): Promise<Slate> {
+  if (!env.synced) throw WalletFailure.clientCallback('Node not synchronized');
+  const url = `${dest}${dest.endsWith('/') ? '' : '/'}v2/foreign`;
+  const version = await otherVersion(url);
+  let outgoing: JsonValue;
+  if (version === 'V3') {
+    outgoing = slateToVersionJson(slate, 'V3');
+  } else {
+    if (slate.paymentProof !== null) {
+      throw WalletFailure.clientCallback(
+        'Payment proof requested, but other wallet does not support payment proofs. Please urge other user to upgrade, or re-send tx without a payment proof',
+      );
+    }
+    const versionInfo = { ...slate.versionInfo, version: 2, origVersion: 2 };
+    outgoing = slateToVersionJson({ ...slate, versionInfo }, 'V2');
+  }
+  let reply: Record_;
+  try {
+    reply = await rpcPost(url, 'receive_tx', [outgoing, null, null, null], null);
+  } catch (e) {
+    throw WalletFailure.clientCallback(
+      `Posting transaction slate (is recipient listening?): ${describe(e)}`,
+    );
+  }
+  if (hasError(reply)) {
+    throw WalletFailure.clientCallback(errorText('Posting transaction slate', reply));
+  }
+  const ok = okOf(reply);
+  if (ok === null)
+    env.log('wallet_send_refused', { dest, reply: stringifyJson(reply.result ?? null) });
+  try {
+    return deserializeUpgrade(stringifyJson(ok));
+  } catch (e) {
+    if (e instanceof WalletFailure) throw WalletFailure.unit('SlateDeser');
+    throw e;
+  }
+}
+
+/**
+ * `post_tx`: push_transaction([tx, fluff]) with Epic's client error mapping, plus: a node reply
+ * `{"result":{"Err":…}}` is `ClientCallback: Posting transaction to node: <Err as JSON>`.
+ */
+export async function pushTransactionChecked(
+  env: WalletEnv,
+  tx: Transaction,
+  fluff: boolean,
+): Promise<void> {
+  const secret = readApiSecretIfPresent(env.config.nodeApiSecretPath);
+  const auth = secret === null ? null : `Basic ${Buffer.from(`node:${secret}`).toString('base64')}`;
+  const base = env.config.checkNodeApiHttpAddr.replace(/\/+$/, '');
+  let reply: Record_;
+  try {
+    reply = await rpcPost(
+      `${base}/v2/foreign`,
+      'push_transaction',
+      [transactionToJson(tx), fluff],
+      auth,
+    );
+  } catch (e) {
+    throw WalletFailure.clientCallback(`Error calling push_transaction: ${describe(e)}`);
+  }
+  if (hasError(reply)) {
+    const message = String((reply.error as Record_).message ?? '');
+    if (message.includes('Unauthorized')) throw WalletFailure.unit('Unauthorized');
+    if (message.includes('Not found')) throw WalletFailure.unit('NotFound');
+    throw new WalletFailure({
+      BadRequest: 'Unable to parse response for push_transaction: RPC error response',
+    });
+  }
+  const result = reply.result;
+  if (typeof result === 'object' && result !== null && !Array.isArray(result) && 'Err' in result) {
+    const err = (result as Record_).Err ?? null;
+    throw WalletFailure.clientCallback(`Posting transaction to node: ${stringifyJson(err)}`);
+  }
+}
