@@ -249,9 +249,15 @@ export async function handleJsonRpc(
   try {
     if (parsed === undefined) return jsonReply(PARSE_ERROR);
     if (Array.isArray(parsed)) {
-      const replies = await Promise.all(parsed.map((c) => dispatch(c, methods, usage)));
-      // Notifications leave no reply; only notifications leave `[]`, as Epic answers over HTTP.
-      return jsonReply(replies.filter((r): r is JsonValue => r !== undefined));
+      // One after the other, as Epic runs them: a call sees what the calls before it did (a
+      // pushed transaction is in the pool size asked for next). Notifications leave no reply;
+      // only notifications leave `[]`, as Epic answers over HTTP.
+      const replies: JsonValue[] = [];
+      for (const c of parsed) {
+        const reply = await dispatch(c, methods, usage);
+        if (reply !== undefined) replies.push(reply);
+      }
+      return jsonReply(replies);
     }
     const reply = await dispatch(parsed, methods, usage);
     return jsonReply(reply ?? []);

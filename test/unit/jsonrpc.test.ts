@@ -215,6 +215,36 @@ describe('JSON-RPC batches and notifications', () => {
     );
   });
 
+  it('runs the calls of a batch in order, each after the one before has finished', async () => {
+    let pool = 0;
+    const table = methodTable([
+      {
+        name: 'push',
+        params: [],
+        run: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          pool++;
+          return null;
+        },
+      },
+      { name: 'size', params: [], run: async () => pool },
+    ]);
+    const r = await handleJsonRpc(
+      new TextEncoder().encode(
+        '[{"method":"push","id":1},{"method":"size","id":2},{"method":"push"},{"method":"size","id":3}]',
+      ),
+      table,
+    );
+    assert.equal(
+      r.body,
+      pretty([
+        { id: 1, result: { Ok: null } },
+        { id: 2, result: { Ok: 1 } },
+        { id: 3, result: { Ok: 2 } },
+      ]),
+    );
+  });
+
   it('a lone notification, and a batch of notifications, answer []', async () => {
     assert.equal((await call('{"jsonrpc":"2.0","method":"get_pool_size","params":[]}')).body, '[]');
     assert.equal((await call('[{"jsonrpc":"2.0","method":"unit"},{"method":"unit"}]')).body, '[]');
