@@ -3,6 +3,8 @@
 // error mapping (Unauthorized, RPC errors, unreachable node, oversized replies), and a restore
 // scan page matched with the miner's keychain.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { NodeClient, NodeClientError } from '../../../actors/wallet/node_client.js';
 import { scanChain } from '../../../actors/wallet/scan.js';
@@ -209,5 +211,165 @@ describe('NodeClient: unreachable node', () => {
     assert.match(e.message, /^Client Callback Error: Error calling get_tip/);
     assert.deepEqual(Object.keys(e.err as object), ['ClientCallback']);
     assert.equal(await c.versionInfo(), null);
+  });
+});
+
+describe('NodeClient against a scripted HTTP server (Epic reply shapes)', () => {
+  let server: Server;
+  let url: string;
+  const replies = new Map<string, string>();
+  const seen: { method: string; params: string; auth: string | undefined; path: string }[] = [];
+
+  before(async () => {
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
+      req.on('end', () => {
+        const m = /"method":"([a-z_]+)"/.exec(body)?.[1] ?? '';
+        seen.push({
+          method: m,
+          params: body.slice(body.indexOf('"params":') + 9, -1),
+          auth: req.headers.authorization,
+          path: req.url ?? '',
+        });
+        res.end(replies.get(m) ?? 'not json');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const mock = () => new NodeClient({ url: `${url}/`, secret: 's3cret', timeoutMs: 5000 });
+
+  it('reads the node status mock of Epic’s http.rs test (§10.1.12), sends Epic’s request form', async () => {
+    replies.set(
+      'get_status',
+      '{"id":1,"jsonrpc":"2.0","result":{"Ok":{"protocol_version":2,"user_agent":"MW/Epic 2.x.x","connections":8,"tip":{"height":371553,"last_block_pushed":"00001d1623db988d7ed10c5b6319360a52f20c89b4710474145806ba0e8455ec","prev_block_to_last":"0000029f51bacee81c49a27b4bc9c6c446e03183867c922890f90bb17108d89f","total_difficulty":{"randomx":1127628411943045,"progpow":0}},"sync_status":"header_sync","sync_info":{"current_height":371553,"highest_height":0}}}}',
+    );
+    const s = await mock().getStatus();
+    assert.equal(s.protocolVersion, 2);
+    assert.equal(s.syncStatus, 'header_sync');
+    assert.equal(s.tip.height, 371_553n);
+    assert.deepEqual(
+      [...s.tip.totalDifficulty],
+      [
+        ['randomx', 1_127_628_411_943_045n],
+        ['progpow', 0n],
+      ],
+    );
+    assert.deepEqual(s.syncInfo, { current_height: 371553, highest_height: 0 });
+    const req = seen.at(-1);
+    assert.deepEqual(req, {
+      method: 'get_status',
+      params: 'null',
+      auth: `Basic ${Buffer.from('node:s3cret').toString('base64')}`,
+      path: '/v2/owner',
+    });
+  });
+
+  it('a node Err where Ok was expected is BadRequest with serde’s decode text', async () => {
+    replies.set('get_tip', '{"id":1,"jsonrpc":"2.0","result":{"Err":{"Internal":"x"}}}');
+    await rejectsWith(
+      mock().getTip(),
+      'BadRequest',
+      /^Unable to parse response for get_tip: JSON decode error: /,
+    );
+  });
+
+  it('RPC errors: "Not found" → NotFound, others BadRequest; non-JSON → ClientCallback', async () => {
+    replies.set(
+      'get_pmmr_indices',
+      '{"id":1,"jsonrpc":"2.0","error":{"code":-32000,"message":"Not found"}}',
+    );
+    await rejectsWith(mock().getPmmrIndices(0n, null), 'NotFound', '');
+    replies.set(
+      'get_version',
+      '{"id":1,"jsonrpc":"2.0","error":{"code":-32601,"message":"Method not found"}}',
+    );
+    await rejectsWith(
+      mock().getVersion(),
+      'BadRequest',
+      'Unable to parse response for get_version: RPC error response',
+    );
+    // Epic's get_version_info reads "404" in the NotFound text as an old node.
+    replies.set(
+      'get_version',
+      '{"id":1,"jsonrpc":"2.0","error":{"code":-32000,"message":"Not found"}}',
+    );
+    assert.deepEqual(await mock().versionInfo(), {
+      nodeVersion: '1.0.0',
+      blockHeaderVersion: 1,
+      verified: false,
+    });
+    replies.delete('get_tip');
+    await rejectsWith(
+      mock().getTip(),
+      'ClientCallback',
+      'Error calling get_tip: ResponseError error: Cannot parse response',
+    );
+  });
+
+  it('get_outputs: a found output without block height fails as Epic does', async () => {
+    const c = `09${'ab'.repeat(32)}`;
+    replies.set(
+      'get_outputs',
+      `{"id":1,"jsonrpc":"2.0","result":{"Ok":[{"commit":"${c}","block_height":null,"mmr_index":3}]}}`,
+    );
+    await rejectsWith(
+      mock().getOutputs([c]),
+      'ClientCallback',
+      `Missing block height for output Commitment(${c})`,
+    );
+    assert.equal(seen.at(-1)?.params, `[["${c}"],null,null,false,false]`);
+  });
+
+  it('get_unspent_outputs: spent entries dropped, a missing proof is an error', async () => {
+    const c = `08${'cd'.repeat(32)}`;
+    const item = (spent: boolean, proof: string | null) =>
+      `{"output_type":"Transaction","commit":"${c}","spent":${spent},"proof":${proof === null ? 'null' : `"${proof}"`},"proof_hash":"00","block_height":7,"merkle_proof":null,"mmr_index":9}`;
+    replies.set(
+      'get_unspent_outputs',
+      `{"id":1,"jsonrpc":"2.0","result":{"Ok":{"highest_index":9,"last_retrieved_index":9,"outputs":[${item(true, null)},${item(false, 'aabb')}]}}}`,
+    );
+    const page = await mock().getUnspentOutputs(1n, null, 1000n);
+    assert.deepEqual(page, {
+      highestIndex: 9n,
+      lastRetrievedIndex: 9n,
+      outputs: [
+        {
+          commit: Uint8Array.from(Buffer.from(c, 'hex')),
+          proof: Uint8Array.from([0xaa, 0xbb]),
+          isCoinbase: false,
+          height: 7n,
+          mmrIndex: 9n,
+        },
+      ],
+    });
+    assert.equal(seen.at(-1)?.params, '[1,null,1000,true]');
+    replies.set(
+      'get_unspent_outputs',
+      `{"id":1,"jsonrpc":"2.0","result":{"Ok":{"highest_index":9,"last_retrieved_index":9,"outputs":[${item(false, null)}]}}}`,
+    );
+    await rejectsWith(
+      mock().getUnspentOutputs(1n, 9n, 1000n),
+      'ClientCallback',
+      `Unexpected error in returned output (missing range proof): Commitment(${c})`,
+    );
+  });
+
+  it('get_kernel: an error reply mentioning NotFound is "not on chain"', async () => {
+    replies.set('get_kernel', '{"id":1,"jsonrpc":"2.0","result":{"Err":"NotFound"}}');
+    assert.equal(await mock().getKernel(`08${'00'.repeat(32)}`, 5n, null), null);
+    assert.equal(seen.at(-1)?.params, `["08${'00'.repeat(32)}",5,null]`);
+    replies.set('get_kernel', '{"id":1,"jsonrpc":"2.0","result":{"Err":{"Internal":"db"}}}');
+    await rejectsWith(
+      mock().getKernel(`08${'00'.repeat(32)}`, null, null),
+      'ClientCallback',
+      /^Unable to parse response for get_kernel: /,
+    );
   });
 });
