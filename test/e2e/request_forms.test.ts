@@ -9,11 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
 import { parseJson } from '../../core/json/parse.js';
+import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonObject, JsonValue } from '../../core/json/value.js';
 import { difficultyToJson } from '../../core/serde/pow.js';
 import { headerPrintable } from '../../core/serde/printable_block.js';
+import { transactionToJson } from '../../core/serde/transaction.js';
 import type { Block } from '../../core/types/block.js';
 import { FAST_MAX_BODY } from '../../gateway/fast_rpc.js';
+import { spendCoinbase } from '../support/spend.js';
 import { blocks, hashOf, spentTx, stopTestChain, text } from './chain_reads_chain.js';
 import {
   errReply,
@@ -328,5 +331,26 @@ describe('JSON-RPC request forms on the real node', { timeout: 120_000 }, () => 
       status: 500,
       text: 'Request error: Invalid request body: EOF while parsing a value at line 1 column 20',
     });
+  });
+
+  // Last: it leaves a transaction in the pool.
+  it('a pool-style batch runs in order: the pushed transaction is in the pool size asked next', async () => {
+    const tx = stringifyJson(transactionToJson(spendCoinbase(2)));
+    const batch = [
+      positional('get_pool_size', '[]', '1'),
+      positional('push_transaction', `[${tx},true]`, '2'),
+      positional('get_pool_size', '[]', '3'),
+      '{"method":"get_stempool_size","params":null,"id":4}',
+    ];
+    await expect(
+      'foreign',
+      `[${batch.join(',')}]`,
+      text([
+        { id: 1, jsonrpc: '2.0', result: { Ok: 0 } },
+        { id: 2, jsonrpc: '2.0', result: { Ok: null } },
+        { id: 3, jsonrpc: '2.0', result: { Ok: 1 } },
+        { id: 4, result: { Ok: 0 } },
+      ]),
+    );
   });
 });
