@@ -27,11 +27,19 @@ import {
   verifyTransactionKernelSums,
 } from '../crypto/kernel.js';
 import { blake2b256 } from '../hash/blake2b.js';
+import type { JsonValue } from '../json/value.js';
 import { KeychainError } from '../keychain/errors.js';
 import { blindSumKeys, randomSecretKey } from '../keychain/secret.js';
 import type { Transaction } from '../types/transaction.js';
 import { checkFees } from './fee.js';
-import { kernelFeatures, type ParticipantData, type Slate, slateErrors, txFeeOf } from './slate.js';
+import {
+  kernelFeatures,
+  type ParticipantData,
+  type Slate,
+  SlateError,
+  slateErrors,
+  txFeeOf,
+} from './slate.js';
 
 /** Epic's test-mode nonce (32 × 0x01): doc examples sign messages and partials with it. */
 export const TEST_NONCE: Uint8Array = new Uint8Array(32).fill(1);
@@ -238,23 +246,35 @@ export function finalizeSignature(slate: Slate): Uint8Array {
   return sig;
 }
 
-/**
- * `Transaction::validate(Weighting::AsTransaction)` with the node's own checks: weight, sort
- * order and cut-through, features, range proofs, kernel signatures, kernel sums. Failures are
- * `Transaction` errors named as the node names them.
- */
-export function validateTransaction(tx: Transaction, params: ChainParams): void {
+/** Epic's `transaction::Error` JSON for a failed node-side check. */
+function txErrorOf(e: ValidationError): JsonValue {
+  if (e.code === 'SortError' || e.code === 'DuplicateError') return { Serialization: e.code };
+  return e.code;
+}
+
+function asTxError(run: () => void): void {
   try {
-    checkBodyRead(tx.body, params, AS_TRANSACTION);
-    checkTxFeatures(tx.body);
+    run();
   } catch (e) {
-    if (e instanceof ValidationError) throw slateErrors.transaction(e.code);
+    if (e instanceof ValidationError) throw slateErrors.transaction(txErrorOf(e));
     throw e;
   }
+}
+
+/**
+ * `Transaction::validate(Weighting::AsTransaction)` with the node's own checks, in Epic's
+ * order: weight, sort order and cut-through; range proofs; kernel signatures; features; kernel
+ * sums. Failures are `Transaction` errors shaped as Epic's (`"TooHeavy"`,
+ * `{"Serialization":"SortError"}`, `{"Secp":"InvalidRangeProof"}`, `"IncorrectSignature"`,
+ * `{"Committed":"KernelSumMismatch"}`…).
+ */
+export function validateTransaction(tx: Transaction, params: ChainParams): void {
+  asTxError(() => checkBodyRead(tx.body, params, AS_TRANSACTION));
   if (tx.body.outputs.length > 0 && !verifyRangeBatch(tx.body.outputs)) {
-    throw slateErrors.transaction('RangeProof');
+    throw slateErrors.transaction({ Secp: 'InvalidRangeProof' });
   }
   if (!tx.body.kernels.every(verifyKernel)) throw slateErrors.transaction('IncorrectSignature');
+  asTxError(() => checkTxFeatures(tx.body));
   try {
     verifyTransactionKernelSums(tx);
   } catch (e) {
@@ -274,7 +294,10 @@ export function finalizeSlate(slate: Slate, params: ChainParams): Slate {
   checkFees(slate);
   const excess = calcExcess(slate);
   const kernels = slate.tx.body.kernels;
-  if (kernels.length !== 1) throw slateErrors.transaction('InvalidKernelCount');
+  if (kernels.length !== 1) {
+    // Epic asserts exactly one kernel (a panic); refused here.
+    throw new SlateError('GenericError', 'slate must carry exactly one kernel', 'Generic error');
+  }
   const kernel = { ...(kernels[0] as (typeof kernels)[0]), excess, excessSig: sig };
   if (!verifyKernel(kernel)) throw slateErrors.transaction('IncorrectSignature');
   const tx = { ...slate.tx, body: { ...slate.tx.body, kernels: [kernel] } };

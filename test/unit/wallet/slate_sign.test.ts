@@ -17,6 +17,7 @@ import {
   hasRepeatedNonce,
   kernelMessage,
   pubNonceSum,
+  validateTransaction,
   verifyMessages,
   verifyPartSigs,
 } from '../../../core/wallet/slate_sign.js';
@@ -151,5 +152,36 @@ describe('nonces', () => {
       (e: unknown) =>
         e instanceof SlateError && stringifyJson(e.err) === '{"Secp":"InvalidPublicKey"}',
     );
+  });
+});
+
+describe('validateTransaction', () => {
+  const tx = slateOf(DOC.FINALIZE_TX_RESULT).tx;
+  const fails = (t: typeof tx, err: string) =>
+    assert.throws(
+      () => validateTransaction(t, PARAMS),
+      (e: unknown) => e instanceof SlateError && stringifyJson(e.err) === `{"Transaction":${err}}`,
+    );
+  const body = tx.body;
+
+  it("names failures as Epic's transaction::Error", () => {
+    validateTransaction(tx, PARAMS);
+    fails(
+      { ...tx, body: { ...body, outputs: [...body.outputs].reverse() } },
+      '{"Serialization":"SortError"}',
+    );
+    const [o0, o1] = body.outputs;
+    assert.ok(o0 !== undefined && o1 !== undefined);
+    fails(
+      { ...tx, body: { ...body, outputs: [o0, { ...o1, proof: o0.proof }] } },
+      '{"Secp":"InvalidRangeProof"}',
+    );
+    const k = body.kernels[0];
+    assert.ok(k !== undefined);
+    fails(
+      { ...tx, body: { ...body, kernels: [{ ...k, features: { kind: 'Plain', fee: 1n } }] } },
+      '"IncorrectSignature"',
+    );
+    fails({ ...tx, offset: new Uint8Array(32).fill(7) }, '{"Committed":"KernelSumMismatch"}');
   });
 });
