@@ -23,14 +23,6 @@ export type UpdaterKeys =
 export const EPICBOX_UNSUPPORTED = 'Epicbox is not supported by mwwallet';
 export const TOR_UNSUPPORTED = 'Tor is not supported by mwwallet';
 
-type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
-
-/** The service's one-at-a-time runner when the environment has one (the actor's), else direct. */
-function exclusiveOf(env: WalletEnv): Exclusive {
-  const e = (env as WalletEnv & { readonly exclusive?: Exclusive }).exclusive;
-  return e ?? ((fn) => fn());
-}
-
 interface UpdaterState {
   running: boolean;
   timer: NodeJS.Timeout | null;
@@ -68,7 +60,7 @@ function startLoop(env: WalletEnv, token: Token, frequency: number): void {
   const tick = async (): Promise<void> => {
     s.timer = null;
     try {
-      await exclusiveOf(env)(async () => {
+      await env.exclusive(async () => {
         const keychain = env.lifecycle.keychain(token);
         return updateWalletState(env, keychain, false);
       });
