@@ -268,11 +268,28 @@ export function isOutstanding(t: TxLogView): boolean {
   );
 }
 
-/** The account's outstanding entries in creation order (retrieve_txs, ascending). */
+/** RFC 3339 instants compared in time (whole seconds, then the fraction to the nanosecond). */
+export function compareRfc3339(a: string, b: string): number {
+  const key = (s: string): [number, string] => {
+    const frac = /\.(\d{1,9})/.exec(s)?.[1] ?? '';
+    const ms = Date.parse(s);
+    // An unreadable stamp sorts first rather than making the order inconsistent.
+    return [
+      Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : Math.floor(ms / 1000),
+      frac.padEnd(9, '0'),
+    ];
+  };
+  const [sa, fa] = key(a);
+  const [sb, fb] = key(b);
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/** The account's outstanding entries in creation order (retrieve_txs, ascending, stable). */
 export function outstandingTxs(txLog: readonly TxLogView[], parentKeyId: string): TxLogView[] {
   return txLog
     .filter((t) => t.parentKeyId === parentKeyId && isOutstanding(t))
-    .sort((a, b) => (a.creationTs < b.creationTs ? -1 : a.creationTs > b.creationTs ? 1 : 0));
+    .sort((a, b) => compareRfc3339(a.creationTs, b.creationTs));
 }
 
 export interface KernelQuery {

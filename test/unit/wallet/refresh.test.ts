@@ -13,6 +13,7 @@ import {
   type ApplyInput,
   applyChainOutputs,
   cancelPlan,
+  compareRfc3339,
   kernelConfirmation,
   kernelQueries,
   oldUnconfirmedCoinbases,
@@ -326,5 +327,17 @@ describe('cancelPlan (cancel_tx_and_outputs)', () => {
       txType: 'TxSentCancelled',
     });
     assert.equal(cancelPlan(log(1), []).txType, 'TxReceivedCancelled');
+  });
+});
+
+describe('compareRfc3339 (creation order)', () => {
+  it('orders by instant, not by text', () => {
+    assert.equal(compareRfc3339('2026-11-22T10:00:00Z', '2026-11-22T10:00:00.1Z'), -1);
+    assert.equal(
+      compareRfc3339('2026-11-22T10:00:00.000000002Z', '2026-11-22T10:00:00.000000001Z'),
+      1,
+    );
+    assert.equal(compareRfc3339('2026-11-22T11:00:00+01:00', '2026-11-22T10:00:00Z'), 0);
+    assert.equal(compareRfc3339('2026-11-22T09:59:59.9Z', '2026-11-22T10:00:00Z'), -1);
   });
 });
