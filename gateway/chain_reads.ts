@@ -113,7 +113,14 @@ export function chainReadOperations(services: Services): ChainReadOperations {
   const reads = readOperations(services);
   const headHeight = async () =>
     (services.head() ?? (await services.chain('getHead', {}))).tip.height;
-  return { ...reads, chainRest: (op, req) => chainRest(reads, op, req, headHeight) };
+  const maintenance = {
+    validate: () => services.chain('validateChain', {}),
+    compact: () => services.chain('compactChain', {}),
+  };
+  return {
+    ...reads,
+    chainRest: (op, req) => chainRest(reads, op, req, headHeight, maintenance),
+  };
 }
 
 function readOperations(services: Services): Omit<ChainReadOperations, 'chainRest'> {

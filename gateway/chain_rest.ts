@@ -11,7 +11,20 @@ import { type HttpRequest, type HttpResponse, respond } from './http.js';
 import { RpcFailure } from './jsonrpc.js';
 
 /** Which `/v1` chain route family a request reached (routes.ts). */
-export type ChainRestOp = 'headers' | 'blocks' | 'kernels' | 'outputs' | 'txhashset';
+export type ChainRestOp =
+  | 'headers'
+  | 'blocks'
+  | 'kernels'
+  | 'outputs'
+  | 'txhashset'
+  | 'validate'
+  | 'compact';
+
+/** The chain actor's full validation and compaction, as `/v1/chain/{validate,compact}` run them. */
+export interface ChainMaintenance {
+  validate(): Promise<unknown>;
+  compact(): Promise<unknown>;
+}
 
 type Reads = Omit<ChainReadOperations, 'chainRest'>;
 
@@ -201,13 +214,31 @@ async function txhashset(ops: Reads, req: HttpRequest): Promise<Answer> {
   }
 }
 
+/**
+ * `/v1/chain/validate` and `/v1/chain/compact`: the payload of their `/v2` twins (`null`; Epic
+ * prints the text `{}`), or Epic's 500 `validate failed: <chain error>` / `compact failed: …`
+ * with the chain error's text (validate_chain on `/v2` drops it).
+ */
+async function maintain(run: () => Promise<unknown>, name: string): Promise<HttpResponse> {
+  try {
+    await run();
+    return respond(200, stringifyJson(null));
+  } catch (e) {
+    if (isBusy(e)) return busyResponse();
+    return respond(500, `${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /** Answers one `/v1` chain request; errors become Epic's statuses (errors.ts). */
 export async function chainRest(
   ops: Reads,
   op: ChainRestOp,
   req: HttpRequest,
   headHeight: () => Promise<bigint>,
+  chain: ChainMaintenance,
 ): Promise<HttpResponse> {
+  if (op === 'validate') return maintain(chain.validate, 'validate');
+  if (op === 'compact') return maintain(chain.compact, 'compact');
   try {
     let answer: Answer;
     if (op === 'headers') answer = await headers(ops, req);

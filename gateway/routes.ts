@@ -8,14 +8,7 @@ import type { PeerRestOp } from './peer_ops.js';
 import type { PoolRestOp } from './pool_rest.js';
 
 export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
-export type RestOp =
-  | 'routeIndex'
-  | 'status'
-  | 'tip'
-  | 'version'
-  | 'blockTemplate'
-  | 'validateChain'
-  | 'compactChain';
+export type RestOp = 'routeIndex' | 'status' | 'tip' | 'version' | 'blockTemplate';
 export type RpcSurface = 'owner' | 'foreign' | 'tor';
 /** `/v1/peers/...`: answered whole by gateway/peer_ops.ts (the path names the peer). */
 export type Operation =
@@ -61,8 +54,8 @@ export const ROUTES: readonly Route[] = [
   v1('/v1/chain', { get: { rest: 'tip' } }),
   v1('/v1/chain/outputs/*', { get: { chain: 'outputs' } }),
   v1('/v1/chain/kernels/*', { get: { chain: 'kernels' } }),
-  v1('/v1/chain/compact', { post: { rest: 'compactChain' } }),
-  v1('/v1/chain/validate', { get: { rest: 'validateChain' } }),
+  v1('/v1/chain/compact', { post: { chain: 'compact' } }),
+  v1('/v1/chain/validate', { get: { chain: 'validate' } }),
   v1('/v1/txhashset/*', { get: { chain: 'txhashset' } }),
   v1('/v1/status', { get: { rest: 'status' } }),
   // Epic serves POST only; the spec lists GET: both (README, chain reads paragraph).

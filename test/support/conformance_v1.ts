@@ -57,7 +57,7 @@ export function headRows(tip: JsonValue, status: JsonValue, version: JsonValue):
     ok('/v1/status', status),
     never('/v1/status', 500, "can't get head: …", headGone),
     ok('/v1/version', version),
-    // Ours answers the payload of validate_chain, `null` (Epic: the text `{}`; see the report).
+    // Ours answers the payload of validate_chain, `null` (Epic: the text `{}`).
     v1Row('GET', '/v1/chain/validate', 200, 'null', '§6 (ours: null as validate_chain; Epic {})'),
     never(
       '/v1/chain/validate',
