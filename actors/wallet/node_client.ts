@@ -411,40 +411,35 @@ function statusFromJson(ok: JsonValue, p: string): NodeStatus {
   };
 }
 
+const clientCallback = (detail: string) => new NodeClientError('ClientCallback', detail);
+
 function outputsOfReply(reply: Reply): { commit: string; at: OutputLocation }[] {
+  const parseFail = (e: unknown) =>
+    clientCallback(`Unable to parse response for get_outputs: ${describe(e)}`);
   let items: readonly JsonValue[];
   try {
     if (reply.error !== null) throw new Error('RPC error response');
     items = asArray(okOf(reply.result), 'result.Ok');
   } catch (e) {
-    throw new NodeClientError(
-      'ClientCallback',
-      `Unable to parse response for get_outputs: ${describe(e)}`,
-    );
+    throw parseFail(e);
   }
   return items.map((item, i) => {
     const p = `result.Ok[${i}]`;
     let commit: string;
-    let height: JsonValue | undefined;
+    let height: bigint | null;
     let mmrIndex: bigint;
     try {
       const o = asObject(item, p);
       commit = toHex(asHexSized(field(o, 'commit', p), sub(p, 'commit'), 33));
-      height = o.block_height;
+      const h = o.block_height;
+      height = h === undefined || h === null ? null : asU64(h, sub(p, 'block_height'));
       mmrIndex = asU64(field(o, 'mmr_index', p), sub(p, 'mmr_index'));
-      if (height !== undefined && height !== null) {
-        return { commit, at: { height: asU64(height, sub(p, 'block_height')), mmrIndex } };
-      }
     } catch (e) {
-      throw new NodeClientError(
-        'ClientCallback',
-        `Unable to parse response for get_outputs: ${describe(e)}`,
-      );
+      throw parseFail(e);
     }
-    throw new NodeClientError(
-      'ClientCallback',
-      `Missing block height for output Commitment(${commit})`,
-    );
+    if (height === null)
+      throw clientCallback(`Missing block height for output Commitment(${commit})`);
+    return { commit, at: { height, mmrIndex } };
   });
 }
 
@@ -460,57 +455,18 @@ function locatedKernelFromJson(ok: JsonValue, p: string): LocatedKernel {
 /** OutputListing → page; Epic errors on an unspent output without proof or block height. */
 export function unspentPageFromListing(listing: JsonRecord): UnspentPage {
   const p = 'result.Ok';
-  let highestIndex: bigint;
-  let lastRetrievedIndex: bigint;
-  let items: readonly JsonValue[];
   try {
-    highestIndex = asU64(field(listing, 'highest_index', p), sub(p, 'highest_index'));
-    lastRetrievedIndex = asU64(
-      field(listing, 'last_retrieved_index', p),
-      sub(p, 'last_retrieved_index'),
-    );
-    items = asArray(field(listing, 'outputs', p), sub(p, 'outputs'));
-  } catch (e) {
-    throw new NodeClientError(
-      'BadRequest',
-      `Unable to parse response for get_unspent_outputs: JSON decode error: ${describe(e)}`,
-    );
-  }
-  const outputs: ChainUnspentOutput[] = [];
-  items.forEach((item, i) => {
-    const out = unspentOutputFromJson(item, sub(sub(p, 'outputs'), i));
-    if (out !== null) outputs.push(out);
-  });
-  return { highestIndex, lastRetrievedIndex, outputs };
-}
-
-function unspentOutputFromJson(item: JsonValue, p: string): ChainUnspentOutput | null {
-  try {
-    const o = asObject(item, p);
-    if (field(o, 'spent', p) === true) return null;
-    const type = asString(field(o, 'output_type', p), sub(p, 'output_type'));
-    if (type !== 'Coinbase' && type !== 'Transaction') throw new Error(`output_type ${type}`);
-    const commit = asHexSized(field(o, 'commit', p), sub(p, 'commit'), 33);
-    const proof = o.proof;
-    if (proof === undefined || proof === null) {
-      throw new NodeClientError(
-        'ClientCallback',
-        `Unexpected error in returned output (missing range proof): Commitment(${toHex(commit)})`,
-      );
-    }
-    const height = o.block_height;
-    if (height === undefined || height === null) {
-      throw new NodeClientError(
-        'ClientCallback',
-        `Unexpected error in returned output (missing block height): Commitment(${toHex(commit)})`,
-      );
-    }
+    const op = sub(p, 'outputs');
+    const outputs = asArray(field(listing, 'outputs', p), op)
+      .map((item, i) => unspentOutputFromJson(item, sub(op, i)))
+      .filter((o): o is ChainUnspentOutput => o !== null);
     return {
-      commit,
-      proof: asHex(proof, sub(p, 'proof')),
-      isCoinbase: type === 'Coinbase',
-      height: asU64(height, sub(p, 'block_height')),
-      mmrIndex: asU64(field(o, 'mmr_index', p), sub(p, 'mmr_index')),
+      highestIndex: asU64(field(listing, 'highest_index', p), sub(p, 'highest_index')),
+      lastRetrievedIndex: asU64(
+        field(listing, 'last_retrieved_index', p),
+        sub(p, 'last_retrieved_index'),
+      ),
+      outputs,
     };
   } catch (e) {
     if (e instanceof NodeClientError) throw e;
@@ -519,4 +475,27 @@ function unspentOutputFromJson(item: JsonValue, p: string): ChainUnspentOutput |
       `Unable to parse response for get_unspent_outputs: JSON decode error: ${describe(e)}`,
     );
   }
+}
+
+/** One OutputPrintable; null when spent (Epic filters those out defensively). */
+function unspentOutputFromJson(item: JsonValue, p: string): ChainUnspentOutput | null {
+  const o = asObject(item, p);
+  if (field(o, 'spent', p) === true) return null;
+  const type = asString(field(o, 'output_type', p), sub(p, 'output_type'));
+  if (type !== 'Coinbase' && type !== 'Transaction') throw new Error(`output_type ${type}`);
+  const commit = asHexSized(field(o, 'commit', p), sub(p, 'commit'), 33);
+  const missing = (what: string) =>
+    clientCallback(
+      `Unexpected error in returned output (missing ${what}): Commitment(${toHex(commit)})`,
+    );
+  const { proof, block_height: height } = o;
+  if (proof === undefined || proof === null) throw missing('range proof');
+  if (height === undefined || height === null) throw missing('block height');
+  return {
+    commit,
+    proof: asHex(proof, sub(p, 'proof')),
+    isCoinbase: type === 'Coinbase',
+    height: asU64(height, sub(p, 'block_height')),
+    mmrIndex: asU64(field(o, 'mmr_index', p), sub(p, 'mmr_index')),
+  };
 }
