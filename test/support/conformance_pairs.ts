@@ -17,6 +17,32 @@ import { blocks, commitOf, hashOf, spentTx } from '../e2e/chain_reads_chain.js';
 import { BANNABLE, KNOWN } from './conformance_owner.js';
 import { spendCoinbase } from './spend.js';
 
+/** The routes of spec §4.5's table that name an equivalent JSON-RPC method (22 of 27). */
+export const SPEC_PAIRED_ROUTES: readonly string[] = [
+  '/v1/status',
+  '/v1/chain',
+  '/v1/chain/validate',
+  '/v1/chain/compact',
+  '/v1/blocks/<hash_or_height>',
+  '/v1/headers/<hash_or_height_or_commit>',
+  '/v1/chain/kernels/<excess>',
+  '/v1/chain/outputs/byids',
+  '/v1/chain/outputs/byheight',
+  '/v1/txhashset/lastkernels',
+  '/v1/txhashset/outputs',
+  '/v1/txhashset/merkleproof',
+  '/v1/pool',
+  '/v1/pool/push_tx',
+  '/v1/peers/all',
+  '/v1/peers/connected',
+  '/v1/peers/<addr>',
+  '/v1/peers/<addr>/ban',
+  '/v1/peers/<addr>/unban',
+  '/v1/peers/onion_addresses',
+  '/v1/version',
+  '/v1/mining/block_template',
+];
+
 export interface PairClient {
   v1(verb: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; text: string }>;
   /** The whole parsed reply of a JSON-RPC call. */
