@@ -1,10 +1,301 @@
-// `mwwallet`: the wallet executable. Only the command-line surface exists so far.
-import { runMain } from './info.js';
+// `mwwallet`: the wallet executable, epic-wallet's command line with our names:
+//   mwwallet [--floonet|--usernet|--auto] [--home DIR] [-p PASSWORD] [-a ACCOUNT] <command>
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from '../config/errors.js';
+import { SecretFileError } from '../config/secrets.js';
+import { AmountError } from '../core/amount.js';
+import { JsonError } from '../core/json/parse.js';
+import { isWalletFailure } from '../core/wallet/errors.js';
+import { TlsConfigError } from '../gateway/tls.js';
+import { VERSION } from './info.js';
+import * as cmd from './wallet/commands.js';
+import { initWallet } from './wallet/init.js';
+import { runListeners } from './wallet/listen.js';
+import { PasswordError, walletPassword } from './wallet/password.js';
+import { sendFlags, sendOptionsOf } from './wallet/send_flags.js';
+import { type WalletGlobals, walletConfig } from './wallet/session.js';
 
-runMain(
-  {
-    name: 'mwwallet',
-    summary: 'The wallet of mwnode: Owner and Foreign APIs compatible with epic-wallet.',
-  },
-  process.argv.slice(2),
-);
+const NAME = 'mwwallet';
+const SUMMARY = 'The wallet of mwnode: Owner and Foreign APIs compatible with epic-wallet.';
+const USAGE_EXIT = 2;
+
+type Run = (action: () => Promise<number>) => Promise<void>;
+type Opts = Record<string, string | boolean | undefined>;
+
+const globals = (c: Command): WalletGlobals => c.optsWithGlobals<WalletGlobals>();
+const account = (g: WalletGlobals): string => g.account ?? 'default';
+const optText = (v: string | boolean | undefined): string | null =>
+  typeof v === 'string' ? v : null;
+
+/** Opens the wallet of the chosen network and runs `fn` on it; exit code 0. */
+function onWallet(
+  c: Command,
+  fn: (api: Parameters<Parameters<typeof cmd.withWallet>[3]>[0], g: WalletGlobals) => Promise<void>,
+) {
+  return async (): Promise<number> => {
+    const g = globals(c);
+    const { config } = walletConfig(g);
+    const password = await walletPassword(g.pass);
+    await cmd.withWallet(config, password, account(g), (api) => fn(api, g));
+    return 0;
+  };
+}
+
+function listenCommand(c: Command, owner: boolean) {
+  return async (): Promise<number> => {
+    const g = globals(c);
+    const o = c.opts<Opts>();
+    const { config } = walletConfig(g);
+    const password = await walletPassword(g.pass);
+    return runListeners(config, password, {
+      foreign: !owner,
+      owner,
+      ownerIncludesForeign: o.run_foreign === true || config.ownerApiIncludeForeign,
+      port: typeof o.port === 'string' ? Number(o.port) : null,
+      external: o.external === true,
+    });
+  };
+}
+
+function addCommands(program: Command, run: Run): void {
+  const action = (c: Command, make: (c: Command) => () => Promise<number>) => () => run(make(c));
+  const init = program
+    .command('init')
+    .description('Create a new wallet (or recover one with -r)')
+    .option('-r, --recover', 'Recover from a recovery phrase read from standard input')
+    .option('-s, --short_wordlist', 'A 12-word recovery phrase instead of 24');
+  init.action(() => run(() => initWallet(globals(init), init.opts())));
+  const listen = program
+    .command('listen')
+    .description('Run the Foreign API listener')
+    .option('-l, --port <port>', 'Port of the listener')
+    .option('-e, --external', 'Listen on 0.0.0.0');
+  listen.action(action(listen, (c) => listenCommand(c, false)));
+  const owner = program
+    .command('owner_api')
+    .description('Run the Owner API listener')
+    .option('-l, --port <port>', 'Port of the listener')
+    .option('--run_foreign', 'Also serve /v2/foreign');
+  owner.action(action(owner, (c) => listenCommand(c, true)));
+  const info = program
+    .command('info')
+    .description('Summary of the wallet')
+    .option('-c, --min_conf <n>', 'Minimum confirmations', '10');
+  info.action(
+    action(info, (c) =>
+      onWallet(c, (api, g) =>
+        cmd.info(
+          api,
+          account(g),
+          BigInt(String(c.opts<Opts>().min_conf)),
+          walletConfig(g).config.chainType,
+        ),
+      ),
+    ),
+  );
+  const outputs = program
+    .command('outputs')
+    .description("The wallet's outputs")
+    .option('-s, --show_spent', 'Include spent outputs');
+  outputs.action(
+    action(outputs, (c) =>
+      onWallet(c, (api) => cmd.outputs(api, c.opts<Opts>().show_spent === true)),
+    ),
+  );
+  const txs = program.command('txs').description('The transaction log');
+  txs.action(action(txs, (c) => onWallet(c, (api) => cmd.txs(api))));
+  const send = sendFlags(program.command('send').description('Send coins').argument('<amount>'));
+  send
+    .option('-m, --method <method>', 'http or file', 'http')
+    .option('-d, --dest <dest>', 'URL or file');
+  send.action((amount: string) =>
+    run(onWallet(send, (api, g) => cmd.send(api, account(g), sendOptionsOf(amount, send.opts())))),
+  );
+  const receive = program
+    .command('receive')
+    .description('Receive a slate file')
+    .requiredOption('-i, --input <file>', 'The slate file')
+    .option('-g, --message <text>', 'Message');
+  receive.action(
+    action(receive, (c) =>
+      onWallet(c, (api, g) =>
+        cmd.receive(api, account(g), String(c.opts<Opts>().input), optText(c.opts<Opts>().message)),
+      ),
+    ),
+  );
+  const fin = program
+    .command('finalize')
+    .description('Finalize a slate file')
+    .requiredOption('-i, --input <file>', 'The response slate')
+    .option('-f, --fluff', 'Fluff')
+    .option('-n, --nopost', 'Do not post')
+    .option('-d, --dest <file>', 'Save the final slate');
+  fin.action(
+    action(fin, (c) =>
+      onWallet(c, (api) => {
+        const o = c.opts<Opts>();
+        return cmd.finalize(
+          api,
+          String(o.input),
+          o.fluff === true,
+          o.nopost !== true,
+          optText(o.dest),
+        );
+      }),
+    ),
+  );
+  const inv = program
+    .command('invoice')
+    .description('Issue an invoice slate')
+    .argument('<amount>')
+    .requiredOption('-d, --dest <file>', 'The invoice file')
+    .option('-g, --message <text>', 'Message');
+  inv.action((amount: string) =>
+    run(
+      onWallet(inv, (api, g) =>
+        cmd.invoice(
+          api,
+          account(g),
+          amount,
+          String(inv.opts<Opts>().dest),
+          optText(inv.opts<Opts>().message),
+        ),
+      ),
+    ),
+  );
+  const pay = sendFlags(program.command('pay').description('Pay an invoice slate'));
+  pay.requiredOption('-i, --input <file>', 'The invoice file');
+  pay.action(
+    action(pay, (c) =>
+      onWallet(c, (api, g) =>
+        cmd.pay(
+          api,
+          account(g),
+          String(c.opts<Opts>().input),
+          sendOptionsOf('0', { ...c.opts(), method: 'file', dest: '' }),
+        ),
+      ),
+    ),
+  );
+  const postCmd = program
+    .command('post')
+    .description('Post a finalized slate')
+    .requiredOption('-i, --input <file>', 'The slate')
+    .option('-f, --fluff', 'Fluff');
+  postCmd.action(
+    action(postCmd, (c) =>
+      onWallet(c, (api) =>
+        cmd.post(api, String(c.opts<Opts>().input), c.opts<Opts>().fluff === true),
+      ),
+    ),
+  );
+  const cancel = program
+    .command('cancel')
+    .description('Cancel a transaction')
+    .option('-i, --id <id>', 'Tx log id')
+    .option('-t, --txid <uuid>', 'Slate id');
+  cancel.action(
+    action(cancel, (c) =>
+      onWallet(c, (api) => {
+        const o = c.opts<Opts>();
+        return cmd.cancel(api, typeof o.id === 'string' ? Number(o.id) : null, optText(o.txid));
+      }),
+    ),
+  );
+  const scan = program
+    .command('scan')
+    .description("Scan the chain for the wallet's outputs")
+    .option('-h, --start_height <h>', 'Start height')
+    .option('-d, --delete_unconfirmed', 'Delete unconfirmed outputs');
+  scan.action(
+    action(scan, (c) =>
+      onWallet(c, (api) => {
+        const o = c.opts<Opts>();
+        return cmd.scan(
+          api,
+          typeof o.start_height === 'string' ? BigInt(o.start_height) : null,
+          o.delete_unconfirmed === true,
+        );
+      }),
+    ),
+  );
+  const acct = program
+    .command('account')
+    .description('List accounts, or create one with -c')
+    .option('-c, --create <name>', 'New account name');
+  acct.action(
+    action(acct, (c) =>
+      onWallet(c, (api) => cmd.account(api, optText(c.opts<Opts>().create) ?? undefined)),
+    ),
+  );
+}
+
+function outputError(text: string, write: (s: string) => void): void {
+  write(`${NAME}: ${text.replace(/^error: /, '').trimEnd()} (see ${NAME} --help)\n`);
+}
+
+function buildProgram(run: Run): Command {
+  const program = new Command(NAME)
+    .version(`${NAME} ${VERSION}`, '-V, --version', 'Print the version')
+    .helpOption('--help', 'Print this help')
+    .addOption(
+      new Option('--floonet', 'Floonet, the public test network').conflicts(['usernet', 'auto']),
+    )
+    .addOption(new Option('--usernet', 'The local test chain (UserTesting)').conflicts('auto'))
+    .addOption(new Option('--auto', 'The automated-testing chain (tests)'))
+    .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)')
+    .option('-p, --pass <password>', 'Wallet password (asked on the terminal when absent)')
+    .option('-a, --account <name>', 'Wallet account to use', 'default')
+    .helpCommand('help [command]', 'Print the help of a command')
+    .addHelpText('beforeAll', `${NAME} ${VERSION}\n${SUMMARY}\n`)
+    .exitOverride()
+    .configureOutput({ outputError });
+  addCommands(program, run);
+  return program;
+}
+
+const say = (text: string): void => void process.stderr.write(`${NAME}: ${text}\n`);
+
+function expectedMessage(err: unknown): string | null {
+  if (isWalletFailure(err)) return `Wallet error: ${err.message}`;
+  if (
+    err instanceof ConfigError ||
+    err instanceof SecretFileError ||
+    err instanceof TlsConfigError ||
+    err instanceof PasswordError ||
+    err instanceof AmountError ||
+    err instanceof JsonError
+  )
+    return err.message;
+  if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'EACCES'))
+    return err.message;
+  return null;
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram(async (action) => {
+    code = await action();
+  });
+  if (args.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
+  try {
+    await program.parseAsync(args, { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError)
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
+        ? 0
+        : USAGE_EXIT;
+    const message = expectedMessage(err);
+    if (message === null) throw err;
+    say(message);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
+// Listeners keep handles open until their signal; one-shot commands are done here.
+if (!process.argv.includes('listen') && !process.argv.includes('owner_api')) process.exit();

@@ -75,9 +75,7 @@ describe('executables', () => {
       assert.equal(help.code, 0);
       assert.equal(help.err, '');
       assert.ok(help.out.startsWith(`${bin} ${version}\n`));
-      const usage =
-        bin === 'mwnode' ? 'Usage: mwnode [options] [command]\n' : `USAGE:\n    ${bin} [OPTIONS]\n`;
-      assert.ok(help.out.includes(usage));
+      assert.ok(help.out.includes(`Usage: ${bin} [options] [command]\n`));
     });
   }
 
@@ -85,7 +83,12 @@ describe('executables', () => {
     assert.deepEqual(await run('mwwallet', ['--frobnicate']), {
       code: 2,
       out: '',
-      err: `mwwallet: unknown command or option '--frobnicate' (see mwwallet --help)\n`,
+      err: `mwwallet: unknown option '--frobnicate' (see mwwallet --help)\n`,
+    });
+    assert.deepEqual(await run('mwwallet', ['frobnicate']), {
+      code: 2,
+      out: '',
+      err: `mwwallet: unknown command 'frobnicate' (see mwwallet --help)\n`,
     });
     assert.deepEqual(await run('mwnode', ['--frobnicate']), {
       code: 2,

@@ -67,7 +67,7 @@ describe('gateway head reads with a new id every time (the JSON-RPC fast path)',
   it('answers ids it does not echo as they are through the full path', async () => {
     assert.equal(
       await tip('18446744073709551616'),
-      '{\n  "error": {\n    "code": -32600,\n    "message": "Invalid request"\n  },\n  "id": null\n}',
+      '{\n  "error": {\n    "code": -32700,\n    "message": "Parse error"\n  },\n  "id": null,\n  "jsonrpc": "2.0"\n}',
     );
     assert.match(await tip('"\\u0041"'), /^\{\n {2}"id": "A",\n/);
     assert.match(await tip('1e2'), /^\{\n {2}"id": 100,\n/);

@@ -1,0 +1,119 @@
+// Text the wallet commands print: Epic's summary table (its dark-scheme rows, without colour)
+// and plain tables of outputs and transactions built from the Owner API's JSON.
+import { amountToHrString } from '../../core/amount.js';
+import type { JsonValue } from '../../core/json/value.js';
+
+type Row = readonly [string, string];
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const r of rows)
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, c.length);
+    });
+  return rows.map((r) => ` ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} `).join('\n');
+}
+
+const field = (o: JsonValue, key: string): JsonValue =>
+  typeof o === 'object' && o !== null && !Array.isArray(o) ? (o[key] ?? null) : null;
+const amount = (v: JsonValue): string => amountToHrString(BigInt(String(v ?? '0')), false);
+const text = (v: JsonValue): string => (v === null ? '' : String(v));
+
+/** `info`: the WalletInfo of retrieve_summary_info. */
+export function summaryText(account: string, info: JsonValue, maturity: bigint): string {
+  const rows: Row[] = [['Confirmed Total', amount(field(info, 'total'))]];
+  if (BigInt(String(field(info, 'amount_immature') ?? '0')) > 0n)
+    rows.push([`Immature Coinbase (< ${maturity})`, amount(field(info, 'amount_immature'))]);
+  rows.push(
+    [
+      `Awaiting Confirmation (< ${text(field(info, 'minimum_confirmations'))})`,
+      amount(field(info, 'amount_awaiting_confirmation')),
+    ],
+    ['Awaiting Finalization', amount(field(info, 'amount_awaiting_finalization'))],
+    ['Locked by transaction', amount(field(info, 'amount_locked'))],
+    ['--------------------------------', '-------------'],
+    ['Currently Spendable', amount(field(info, 'amount_currently_spendable'))],
+  );
+  const height = text(field(info, 'last_confirmed_height'));
+  return `\n____ Wallet Summary Info - Account '${account}' as of height ${height} ____\n\n${table(rows)}\n`;
+}
+
+/** `outputs`: RetrieveOutputsResult's `outputs`. */
+export function outputsText(result: JsonValue): string {
+  const list = field(result, 'outputs');
+  const rows: string[][] = [
+    [
+      'Output Commitment',
+      'MMR Index',
+      'Block Height',
+      'Locked Until',
+      'Status',
+      'Coinbase?',
+      'Value',
+      'Tx',
+    ],
+  ];
+  for (const entry of Array.isArray(list) ? list : []) {
+    const o = field(entry, 'output');
+    rows.push([
+      text(field(entry, 'commit')),
+      text(field(o, 'mmr_index')),
+      text(field(o, 'height')),
+      text(field(o, 'lock_height')),
+      text(field(o, 'status')),
+      text(field(o, 'is_coinbase')),
+      amount(field(o, 'value')),
+      text(field(o, 'tx_log_entry')),
+    ]);
+  }
+  return `${table(rows)}\n`;
+}
+
+/** `txs`: RetrieveTxsResult's `txs`. */
+export function txsText(result: JsonValue): string {
+  const list = field(result, 'txs');
+  const rows: string[][] = [
+    [
+      'Id',
+      'Type',
+      'Shared Transaction Id',
+      'Creation Time',
+      'Confirmed?',
+      'Confirmation Time',
+      'Num. Inputs',
+      'Num. Outputs',
+      'Amount Credited',
+      'Amount Debited',
+      'Fee',
+      'Net Difference',
+    ],
+  ];
+  for (const t of Array.isArray(list) ? list : []) {
+    const credited = BigInt(String(field(t, 'amount_credited') ?? '0'));
+    const debited = BigInt(String(field(t, 'amount_debited') ?? '0'));
+    const net = credited - debited;
+    rows.push([
+      text(field(t, 'id')),
+      text(field(t, 'tx_type')),
+      text(field(t, 'tx_slate_id')),
+      text(field(t, 'creation_ts')),
+      text(field(t, 'confirmed')),
+      text(field(t, 'confirmation_ts')),
+      text(field(t, 'num_inputs')),
+      text(field(t, 'num_outputs')),
+      amountToHrString(credited, false),
+      amountToHrString(debited, false),
+      field(t, 'fee') === null ? 'None' : amount(field(t, 'fee')),
+      `${net < 0n ? '-' : ''}${amountToHrString(net < 0n ? -net : net, false)}`,
+    ]);
+  }
+  return `${table(rows)}\n`;
+}
+
+/** `account`: the accounts list. */
+export function accountsText(list: JsonValue): string {
+  const rows: string[][] = [['Name', 'Parent BIP-32 Derivation Path']];
+  for (const a of Array.isArray(list) ? list : [])
+    rows.push([text(field(a, 'label')), text(field(a, 'path'))]);
+  return `${table(rows)}\n`;
+}

@@ -1,0 +1,33 @@
+// `init`: the configuration (when missing) and a new wallet seed, or one recovered from a
+// recovery phrase (`-r`). The phrase is printed once, to standard output; nothing is logged.
+
+import { newWalletPassword, readLine } from './password.js';
+import type { WalletGlobals } from './session.js';
+import { ensureWalletConfig, openSession } from './session.js';
+
+export interface InitOptions {
+  readonly recover?: boolean;
+  /** `-s`: 12 words (16 bytes of entropy) instead of 24. */
+  readonly short_wordlist?: boolean;
+}
+
+export async function initWallet(g: WalletGlobals, o: InitOptions): Promise<number> {
+  const config = ensureWalletConfig(g);
+  const phrase = o.recover ? (await readLine('Please enter your recovery phrase:\n')).trim() : null;
+  const password = await newWalletPassword(g.pass);
+  const session = await openSession(config, null, 'inline');
+  try {
+    await session.api.createWallet(null, phrase, o.short_wordlist ? 16 : 32, password);
+    if (phrase !== null) {
+      process.stdout.write('Wallet recovered from the phrase. Run `scan` to find its outputs.\n');
+      return 0;
+    }
+    const words = await session.api.getMnemonic(null, password);
+    process.stdout.write(
+      `Your recovery phrase is:\n\n${String(words)}\n\nPlease back-up these words in a non-digital format.\n`,
+    );
+    return 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,72 @@
+// `listen` and `owner_api`: the wallet actor on its own thread behind the wallet listeners,
+// until SIGINT or SIGTERM.
+import { formatSocketAddr } from '../../config/addr.js';
+import type { WalletConfig } from '../../config/wallet_toml.js';
+import { startWalletGateway } from '../../gateway/wallet/server.js';
+import { log } from '../../node/log.js';
+import { openSession } from './session.js';
+
+export interface ListenChoice {
+  readonly foreign: boolean;
+  readonly owner: boolean;
+  /** `--run_foreign` or `owner_api_include_foreign`. */
+  readonly ownerIncludesForeign: boolean;
+  /** `-l`: the port of the listener the command starts. */
+  readonly port: number | null;
+  /** `--external` (listen): bind 0.0.0.0. */
+  readonly external: boolean;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+export async function runListeners(
+  config: WalletConfig,
+  password: string,
+  choice: ListenChoice,
+): Promise<number> {
+  const session = await openSession(config, password, 'thread');
+  const foreignHost = choice.external ? '0.0.0.0' : config.apiListenInterface;
+  try {
+    const gateway = await startWalletGateway({
+      api: session.api,
+      owner: choice.owner
+        ? {
+            host: config.ownerApiListenInterface,
+            port: choice.port ?? config.ownerApiListenPort,
+            includeForeign: choice.ownerIncludesForeign,
+          }
+        : null,
+      foreign: choice.foreign
+        ? { host: foreignHost, port: choice.port ?? config.apiListenPort }
+        : null,
+      tls: {
+        certificateFile: config.tlsCertificateFile,
+        certificateKey: config.tlsCertificateKey,
+      },
+      log: (event, fields) => log(`wallet_${event}`, fields),
+    });
+    const tls = config.tlsCertificateFile !== null;
+    if (gateway.ownerPort !== null)
+      log('listening', {
+        api: 'owner',
+        addr: formatSocketAddr({ host: config.ownerApiListenInterface, port: gateway.ownerPort }),
+        tls,
+      });
+    if (gateway.foreignPort !== null)
+      log('listening', {
+        api: 'foreign',
+        addr: formatSocketAddr({ host: foreignHost, port: gateway.foreignPort }),
+        tls,
+      });
+    await untilSignal();
+    gateway.close();
+    return 0;
+  } finally {
+    await session.close();
+  }
+}
