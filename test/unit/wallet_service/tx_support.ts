@@ -10,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InitTxArgs } from '../../../actors/wallet/api.js';
 import { exclusiveRunner, StatusQueue, type WalletEnv } from '../../../actors/wallet/env.js';
+import { foreignTxApi } from '../../../actors/wallet/foreign_tx.js';
 import { WalletLifecycle } from '../../../actors/wallet/lifecycle.js';
 import { NodeClient } from '../../../actors/wallet/node_client.js';
+import { txApi } from '../../../actors/wallet/owner_tx.js';
+import { updateWalletState } from '../../../actors/wallet/updater.js';
 import { defaultWalletConfig } from '../../../config/wallet_toml.js';
 import { fromHex } from '../../../core/bytes.js';
 import { buildBlockBody, type RewardParts } from '../../../core/chain/block_build.js';
@@ -227,4 +230,26 @@ export function hexBytes(hex: string): Uint8Array {
   const b = fromHex(hex);
   assert.ok(b !== null);
   return b;
+}
+
+/**
+ * A complete send from `from` to `to` (init, receive, lock, finalize, post), mined into one
+ * block and refreshed on both sides. Returns the final slate's JSON.
+ */
+export async function sendAndConfirm(
+  net: TestNet,
+  from: TestWallet,
+  to: TestWallet,
+  args: InitTxArgs,
+): Promise<JsonValue> {
+  const sent = await txApi(from.env).initSendTx(from.token, args);
+  const received = await foreignTxApi(to.env).receiveTx(sent, null, null, null);
+  await txApi(from.env).txLockOutputs(from.token, received, 0, null);
+  const final = await txApi(from.env).finalizeTx(from.token, received);
+  await txApi(from.env).postTx(from.token, (final as { tx: JsonValue }).tx, false);
+  await mineBlocks(net.node.url, 1);
+  for (const w of [from, to]) {
+    assert.equal(await updateWalletState(w.env, w.env.lifecycle.keychain(w.token), false), true);
+  }
+  return final;
 }
