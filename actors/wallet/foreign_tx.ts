@@ -113,6 +113,7 @@ export function foreignTxApi(env: WalletEnv): ForeignTxApi {
   return {
     async foreignVerifySlateMessages(slateJson): Promise<JsonValue> {
       const { slate } = parseSlateParam(slateJson);
+      env.lifecycle.store();
       await checkCompatibility(env, slate);
       verifyMessages(slate);
       return null;

@@ -247,3 +247,23 @@ describe('cancel_tx', () => {
     });
   });
 });
+
+describe('receive_tx details', () => {
+  it('a V2 slate is answered as V2; a long message is cut to 256 bytes on a character boundary', async () => {
+    const sent = (await a().initSendTx(net.a.token, sendArgs(1_000_000n))) as Obj;
+    const v2: Obj = {
+      ...sent,
+      version_info: { version: 2, orig_version: 2, block_header_version: 6 },
+    };
+    delete v2.ttl_cutoff_height;
+    delete v2.payment_proof;
+    const message = `${'x'.repeat(255)}é and more`;
+    const answer = (await b().receiveTx(v2, null, message, null)) as Obj;
+    assert.equal(Object.hasOwn(answer, 'ttl_cutoff_height'), false);
+    assert.deepEqual(answer.version_info, { version: 2, orig_version: 2, block_header_version: 6 });
+    assert.equal(participant(answer, 1).message, 'x'.repeat(255));
+    const entry = net.b.env.lifecycle.store().txLogEntriesBySlateId(sent.id as string)[0];
+    assert.equal(entry?.messages?.[1]?.message, 'x'.repeat(255));
+    await txApi(net.b.env).cancelTx(null, null, sent.id as string);
+  });
+});
