@@ -39,7 +39,7 @@ function walletEnv(init: WalletInit, ctx: ActorContext<WalletEvents>): WalletEnv
       synced = value;
     },
     now: () => new Date(),
-    log: (event, fields) => log(`wallet_${event}`, fields),
+    log,
     exclusive: exclusiveRunner(),
   };
 }
@@ -65,7 +65,8 @@ export const createWallet: ActorFactory<WalletProtocol, WalletInit, WalletEvents
   const env = walletEnv(init, ctx);
   if (init.password !== null) env.lifecycle.openWallet(init.password, false);
   const api = walletService(env);
-  const stopPoller = startSyncPoller(env, init.syncPollMs);
+  const stopPoller =
+    init.syncPollMs === null ? () => undefined : startSyncPoller(env, init.syncPollMs);
   ctx.publish('synced', false);
   return actorFromHandlers<WalletProtocol>(
     { call: (req) => callMethod(env, api, req.method, req.args) },

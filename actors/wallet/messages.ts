@@ -24,8 +24,8 @@ export interface WalletInit {
   readonly config: WalletConfig;
   /** When given, the wallet is opened at start without a mask (`token: null` works). */
   readonly password: string | null;
-  /** get_status period; Epic polls every 10 s. */
-  readonly syncPollMs?: number;
+  /** get_status period (Epic polls every 10 s); null: no poller (one-shot commands). */
+  readonly syncPollMs?: number | null;
 }
 
 export const walletActor = actorModule<WalletProtocol, WalletInit, WalletEvents>(

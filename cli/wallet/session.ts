@@ -65,7 +65,8 @@ export async function openSession(
   placement: 'inline' | 'thread',
 ): Promise<WalletSession> {
   const system = new ActorSystem({ placement, deadlineMs: WALLET_DEADLINE_MS });
-  const ref = await system.spawn(walletActor, { name: 'wallet', init: { config, password } });
+  const init = { config, password, syncPollMs: placement === 'inline' ? null : undefined };
+  const ref = await system.spawn(walletActor, { name: 'wallet', init });
   return {
     api: remoteWalletApi(ref),
     close: async () => {
