@@ -14,6 +14,7 @@ import { verifyMessages } from '../../core/wallet/slate_sign.js';
 import { truncateMessage } from '../../core/wallet/tx_build.js';
 import type { WalletApi } from './api.js';
 import type { WalletEnv } from './env.js';
+import { currentToken } from './lifecycle_api.js';
 import { NodeClientError } from './node_client.js';
 import {
   accountFor,
@@ -66,12 +67,11 @@ export async function checkCompatibility(env: WalletEnv, slate: Slate): Promise<
 }
 
 /**
- * The keychain the Foreign API signs with: Epic's listener holds the mask of the wallet it
- * opened; ours uses the wallet as opened without a mask (a masked open makes this refuse with
- * InvalidKeychainMask).
+ * The keychain the Foreign API signs with: Epic's listeners share one keychain mask, so the
+ * wallet as the Owner API last opened it (its token, or none when opened without a mask).
  */
 function foreignKeychain(env: WalletEnv): ExtKeychain {
-  return env.lifecycle.keychain(null);
+  return env.lifecycle.keychain(currentToken(env));
 }
 
 export function foreignTxApi(env: WalletEnv): ForeignTxApi {

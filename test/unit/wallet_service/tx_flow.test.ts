@@ -22,6 +22,7 @@ import {
   hexBytes,
   mineBlocks,
   mineToWallet,
+  sendAndConfirm,
   sendArgs,
   startTestNet,
   type TestNet,
@@ -272,5 +273,14 @@ describe('send A → B with send_args (http, finalize, post)', () => {
     assert.equal(await refresh(net.b), true);
     assert.equal(walletInfo(net.a).total, beforeA - amount - txFee(1, 2, 1));
     assert.equal(walletInfo(net.b).total, beforeB + amount);
+  });
+});
+
+describe('send B → A: the Foreign API of a wallet opened with a token', () => {
+  it('A receives with the mask of its last open_wallet; a block later A has the amount', async () => {
+    const beforeA = walletInfo(net.a).total;
+    const amount = 3_000_000n;
+    await sendAndConfirm(net, net.b, net.a, sendArgs(amount));
+    assert.equal(walletInfo(net.a).total, beforeA + amount);
   });
 });

@@ -12,6 +12,7 @@ import type { InitTxArgs } from '../../../actors/wallet/api.js';
 import { exclusiveRunner, StatusQueue, type WalletEnv } from '../../../actors/wallet/env.js';
 import { foreignTxApi } from '../../../actors/wallet/foreign_tx.js';
 import { WalletLifecycle } from '../../../actors/wallet/lifecycle.js';
+import { lifecycleApi } from '../../../actors/wallet/lifecycle_api.js';
 import { NodeClient } from '../../../actors/wallet/node_client.js';
 import { txApi } from '../../../actors/wallet/owner_tx.js';
 import { updateWalletState } from '../../../actors/wallet/updater.js';
@@ -72,23 +73,29 @@ function walletEnv(node: KillableNode, top: string): WalletEnv {
   };
 }
 
-function openWallet(node: KillableNode, mnemonic: string, mask: boolean): TestWallet {
+async function openWallet(
+  node: KillableNode,
+  mnemonic: string,
+  mask: boolean,
+): Promise<TestWallet> {
   const top = mkdtempSync(join(tmpdir(), 'mw-wallet-tx-'));
   const env = walletEnv(node, top);
   env.lifecycle.createWallet({ mnemonic, mnemonicLength: 32, password: PASSWORD });
-  const token = env.lifecycle.openWallet(PASSWORD, mask);
-  assert.equal(token !== null, mask);
+  // a masked open goes through the Owner API's open_wallet, whose token the Foreign API shares
+  const token = mask
+    ? hexBytes(String(await lifecycleApi(env).openWallet(null, PASSWORD)))
+    : env.lifecycle.openWallet(PASSWORD, false);
   return { env, token, top };
 }
 
 /**
- * A node, wallet A (doc wallet 1, opened with a token, as over the V3 Owner API) and wallet B
- * (doc wallet 2, opened without a mask, as the wallet behind a Foreign listener).
+ * A node, wallet A (doc wallet 1, opened with a token through the Owner API's open_wallet) and
+ * wallet B (doc wallet 2, opened without a mask, as `mwwallet listen` opens it).
  */
 export async function startTestNet(): Promise<TestNet> {
   const node = await startKillable();
-  const a = openWallet(node, WALLET1_MNEMONIC, true);
-  const b = openWallet(node, WALLET2_MNEMONIC, false);
+  const a = await openWallet(node, WALLET1_MNEMONIC, true);
+  const b = await openWallet(node, WALLET2_MNEMONIC, false);
   return {
     node,
     a,
