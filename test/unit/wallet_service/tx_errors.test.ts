@@ -12,6 +12,7 @@ import { updateWalletState } from '../../../actors/wallet/updater.js';
 import { amountToHrString } from '../../../core/amount.js';
 import type { JsonValue } from '../../../core/json/value.js';
 import { txFee } from '../../../core/wallet/fee.js';
+import { txLogEntryToJson } from '../../../core/wallet/types_json.js';
 import {
   mineBlocks,
   mineToWallet,
@@ -265,5 +266,49 @@ describe('receive_tx details', () => {
     const entry = net.b.env.lifecycle.store().txLogEntriesBySlateId(sent.id as string)[0];
     assert.equal(entry?.messages?.[1]?.message, 'x'.repeat(255));
     await txApi(net.b.env).cancelTx(null, null, sent.id as string);
+  });
+});
+
+describe('estimates, target versions, reads', () => {
+  it('estimate_only: the selected total and the fee, nothing stored', async () => {
+    const args = sendArgs(coinValue + 1n, { estimateOnly: true });
+    const before = storeSnapshot(net.a);
+    const json = (await a().initSendTx(net.a.token, args)) as Obj;
+    assert.equal(json.amount, String(2n * coinValue));
+    assert.equal(json.fee, String(txFee(2, 2, 1)));
+    assert.deepEqual(json.participant_data, []);
+    assert.equal(storeSnapshot(net.a), before);
+  });
+
+  it('target_slate_version sets orig_version; the answer stays V3', async () => {
+    const json = (await a().initSendTx(
+      net.a.token,
+      sendArgs(1_000_000n, { targetSlateVersion: 2 }),
+    )) as Obj;
+    assert.deepEqual(json.version_info, { version: 3, orig_version: 2, block_header_version: 6 });
+    assert.equal(Object.hasOwn(json, 'ttl_cutoff_height'), true);
+  });
+
+  it('verify_slate_messages: a changed message no longer matches its signature', async () => {
+    const sent = (await a().initSendTx(
+      net.a.token,
+      sendArgs(1_000_000n, { message: 'hello' }),
+    )) as Obj;
+    assert.equal(await a().verifySlateMessages(net.a.token, sent), null);
+    assert.equal(await b().foreignVerifySlateMessages(sent), null);
+    const changed = withParticipant(sent, 0, { message: 'hellO' });
+    const err = { Signature: 'Optional participant messages do not match signatures' };
+    await assert.rejects(a().verifySlateMessages(net.a.token, changed), { err });
+    await assert.rejects(b().foreignVerifySlateMessages(changed), { err });
+  });
+
+  it('get_stored_tx: null for an entry without stored_tx; a bad entry is an ArgumentError', async () => {
+    const entry = net.b.env.lifecycle.store().txLogEntries()[0];
+    assert.ok(entry !== undefined && entry.storedTx === null);
+    assert.equal(await txApi(net.b.env).getStoredTx(null, txLogEntryToJson(entry)), null);
+    await assert.rejects(txApi(net.b.env).getStoredTx(null, { id: 1 }), (e: unknown) => {
+      assert.equal((e as { variant?: string }).variant, 'ArgumentError');
+      return true;
+    });
   });
 });
