@@ -121,10 +121,21 @@ function withChange(outputs: PlannedOutput[], spends: number | null): PlannedOut
   return [{ ...first, value: change }, ...outputs.slice(1)];
 }
 
-/** Σ of the wallet's planned outputs (what a restored wallet's summary must show). */
-export function walletTotal(plan: ChainPlan): bigint {
+/** The chain of the plan's first `height` blocks: its unspent outputs, the wallet's, their Σ. */
+export function prefixOf(plan: ChainPlan, height: number): { size: ChainSize; total: bigint } {
+  const blocks = plan.blocks.slice(0, height);
+  const spent = new Set(blocks.map((b) => b.spends).filter((s) => s !== null));
+  let outputs = blocks.length - spent.size; // unspent coinbases
+  let wallet = 0;
   let total = 0n;
-  for (const b of plan.blocks)
-    for (const o of b.outputs) if (o.owner === 'wallet') total += o.value;
-  return total;
+  for (const b of blocks) {
+    if (foundationAt(b.height)) outputs += 1;
+    outputs += b.outputs.length;
+    for (const o of b.outputs) {
+      if (o.owner !== 'wallet') continue;
+      wallet += 1;
+      total += o.value;
+    }
+  }
+  return { size: { outputs, wallet }, total };
 }
