@@ -28,7 +28,7 @@ import type {
 import type { WalletEnv } from './env.js';
 import { NodeClientError } from './node_client.js';
 import type { WalletStore } from './store.js';
-import { updateWalletState } from './updater.js';
+import { refreshOutputs } from './updater.js';
 
 /**
  * A slate parameter as the API receives it (raw JSON): Epic's untagged `VersionedSlate`, V3
@@ -59,11 +59,12 @@ export async function tipHeight(env: WalletEnv): Promise<bigint> {
 }
 
 /**
- * Epic's `add_inputs_to_slate` / `estimate_send_tx` refresh the outputs first and stop with
- * `NodeStatus: Node is not synced` when the node is not `no_sync` (or cannot be asked).
+ * Epic's `add_inputs_to_slate` / `estimate_send_tx` run `refresh_outputs` first (the outputs
+ * step of update_wallet_state only) and stop with `NodeStatus: Node is not synced` when the node
+ * is not `no_sync` (here also when it cannot be asked).
  */
 export async function refreshBeforeSpending(env: WalletEnv, keychain: ExtKeychain): Promise<void> {
-  if (!(await updateWalletState(env, keychain, false))) {
+  if (!(await refreshOutputs(env, keychain))) {
     throw WalletFailure.nodeStatus('Node is not synced');
   }
 }

@@ -16,6 +16,7 @@ import type { WalletApi } from './api.js';
 import type { WalletEnv } from './env.js';
 import { viaNode } from './owner_tx_common.js';
 import { updateWalletState } from './updater.js';
+import { isUpdaterRunning } from './updater_api.js';
 
 export type ProofApi = Pick<
   WalletApi,
@@ -54,7 +55,8 @@ export function proofApi(env: WalletEnv): ProofApi {
         throw retrieval('Transaction ID or Slate UUID must be specified');
       }
       const keychain = env.lifecycle.keychain(token);
-      if (refreshFromNode) await updateWalletState(env, keychain, false);
+      // Epic skips the refresh while the updater runs
+      if (refreshFromNode && !isUpdaterRunning(env)) await updateWalletState(env, keychain, false);
       const store = env.lifecycle.store();
       const parent = store.parentKeyId;
       const txs = store
