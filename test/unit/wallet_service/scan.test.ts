@@ -3,7 +3,8 @@
 // second wallet recovered from A's recovery phrase scans on its first refresh (FullScanWarn)
 // and ends with A's confirmed outputs and balance, "Restore" log entries and the child counter
 // past the highest key found; a repeated scan changes nothing; scan with delete_unconfirmed
-// drops A's unmined coinbase; a Spent output still in the UTXO set comes back as Unspent.
+// drops A's unmined coinbase; a Spent output still in the UTXO set comes back as Unspent; a
+// store failure during reconciliation leaves nothing behind.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { WalletEnv } from '../../../actors/wallet/env.js';
@@ -195,5 +196,25 @@ describe('repairs in the scanned wallet', () => {
     store.saveOutput({ ...o, status: 'Spent' });
     assert.equal(await a.read.scan(a.token, null, false), null);
     assert.equal(store.getOutput(o.keyId, o.mmrIndex)?.status, 'Unspent');
+  });
+});
+
+describe('atomic reconciliation', () => {
+  it('a store failure at the last operation leaves nothing of the scan behind', async () => {
+    const c = await wallet(phrase);
+    const store = c.env.lifecycle.store();
+    const saveChildIndex = store.saveChildIndex.bind(store);
+    // the plan's last operation (the child counter) fails as a full disk would
+    store.saveChildIndex = () => {
+      throw new Error('disk full');
+    };
+    await assert.rejects(c.read.scan(c.token, null, false), /disk full/);
+    assert.deepEqual(store.outputs(), []);
+    assert.deepEqual(store.txLogEntries(), []);
+    assert.equal(store.currentChildIndex(DEFAULT), 0);
+    store.saveChildIndex = saveChildIndex;
+    assert.equal(await c.read.scan(c.token, null, false), null);
+    assert.equal(store.outputs().length, 3);
+    assert.equal(store.currentChildIndex(DEFAULT), 3);
   });
 });
