@@ -133,6 +133,13 @@ export async function receive(
   );
 }
 
+/** Participant 1 present without a partial signature (Epic's `!is_complete()`). */
+function isInvoiceResponse(slate: JsonValue): boolean {
+  const parts = field(slate, 'participant_data');
+  const p1 = Array.isArray(parts) ? parts.find((p) => String(field(p, 'id')) === '1') : undefined;
+  return p1 !== undefined && field(p1, 'part_sig') === null;
+}
+
 export async function finalize(
   api: WalletApi,
   input: string,
@@ -140,7 +147,12 @@ export async function finalize(
   post: boolean,
   dest: string | null,
 ): Promise<void> {
-  const slate = await api.finalizeTx(null, readSlateFile(input));
+  const incoming = readSlateFile(input);
+  // As epic-wallet's `finalize`: a slate whose participant 1 has not signed yet is an invoice
+  // coming back from the payer; the invoicer finalizes it through the Foreign API.
+  const slate = isInvoiceResponse(incoming)
+    ? await api.finalizeInvoiceTx(incoming)
+    : await api.finalizeTx(null, incoming);
   if (dest !== null) writeSlateFile(dest, slate);
   if (post) await api.postTx(null, field(slate, 'tx'), fluff);
   out(`Transaction ${String(field(slate, 'id'))} finalized${post ? ' and posted' : ''}.\n`);
