@@ -13,7 +13,7 @@ import { WalletLifecycle } from './lifecycle.js';
 import type { WalletEvents, WalletInit, WalletProtocol, WalletReply } from './messages.js';
 import { NodeClient } from './node_client.js';
 import { walletService } from './service.js';
-import { startSyncPoller } from './sync.js';
+import { pollSyncOnce, startSyncPoller } from './sync.js';
 
 function walletEnv(init: WalletInit, ctx: ActorContext<WalletEvents>): WalletEnv {
   const { config } = init;
@@ -60,14 +60,19 @@ async function callMethod(
   }
 }
 
-export const createWallet: ActorFactory<WalletProtocol, WalletInit, WalletEvents> = (init, ctx) => {
+export const createWallet: ActorFactory<WalletProtocol, WalletInit, WalletEvents> = async (
+  init,
+  ctx,
+) => {
   installSecpBackend();
   const env = walletEnv(init, ctx);
   if (init.password !== null) env.lifecycle.openWallet(init.password, false);
   const api = walletService(env);
+  ctx.publish('synced', false);
+  // A one-shot command asks once, as Epic's command line checks the node before it runs.
+  if (init.syncPollMs === null) await pollSyncOnce(env);
   const stopPoller =
     init.syncPollMs === null ? () => undefined : startSyncPoller(env, init.syncPollMs);
-  ctx.publish('synced', false);
   return actorFromHandlers<WalletProtocol>(
     { call: (req) => callMethod(env, api, req.method, req.args) },
     () => {

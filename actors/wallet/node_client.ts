@@ -188,12 +188,8 @@ export class NodeClient {
   }
 
   /** `send_json_request`: the `Ok` payload decoded by `decode`, or Epic's error mapping. */
-  private async call<T>(
-    endpoint: string,
-    method: string,
-    params: JsonValue,
-    decode: (ok: JsonValue, path: string) => T,
-  ): Promise<T> {
+  /** One call's `result`, with Epic's client error mapping of transport and `error` replies. */
+  private async result(endpoint: string, method: string, params: JsonValue): Promise<JsonValue> {
     let reply: Reply;
     try {
       reply = await this.exchange(endpoint, method, params);
@@ -209,8 +205,18 @@ export class NodeClient {
         `Unable to parse response for ${method}: RPC error response`,
       );
     }
+    return reply.result ?? null;
+  }
+
+  private async call<T>(
+    endpoint: string,
+    method: string,
+    params: JsonValue,
+    decode: (ok: JsonValue, path: string) => T,
+  ): Promise<T> {
+    const result = await this.result(endpoint, method, params);
     try {
-      return decode(okOf(reply.result), 'result.Ok');
+      return decode(okOf(result), 'result.Ok');
     } catch (e) {
       throw new NodeClientError(
         'BadRequest',
@@ -337,8 +343,17 @@ export class NodeClient {
   }
 
   /** push_transaction([tx, fluff]); `tx` is the node-native transaction JSON. */
+  /**
+   * push_transaction([tx, fluff]). Unlike Epic's client, which reads only `result.Ok`, a node
+   * refusal (`result.Err`) is `ClientCallback: Posting transaction to node: <Err as JSON>`.
+   */
   async pushTransaction(tx: JsonValue, fluff: boolean): Promise<void> {
-    await this.call(FOREIGN, 'push_transaction', [tx, fluff], () => null);
+    const result = await this.result(FOREIGN, 'push_transaction', [tx, fluff]);
+    if (typeof result === 'object' && result !== null && !Array.isArray(result) && 'Err' in result)
+      throw new NodeClientError(
+        'ClientCallback',
+        `Posting transaction to node: ${stringifyJson(result.Err ?? null)}`,
+      );
   }
 }
 

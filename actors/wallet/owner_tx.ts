@@ -11,6 +11,8 @@ import { decode } from '../../core/ser/codec.js';
 import { headerVersionAt, PROTOCOL_VERSION_1 } from '../../core/ser/params.js';
 import { readTransaction } from '../../core/ser/transaction.js';
 import { JsonFormError } from '../../core/serde/fields.js';
+import { transactionToJson } from '../../core/serde/transaction.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import { WalletFailure } from '../../core/wallet/errors.js';
 import { proofAddress } from '../../core/wallet/payment_proof.js';
 import { changeAmounts, selectCoinsAndFee } from '../../core/wallet/selection.js';
@@ -41,12 +43,17 @@ import {
   spendCandidates,
   tipHeight,
   toPrivateContext,
+  viaNode,
 } from './owner_tx_common.js';
 import { issueInvoice } from './owner_tx_invoice.js';
-import { pushTransactionChecked, sendSlateHttp } from './owner_tx_send.js';
+import { sendSlateHttp } from './owner_tx_send.js';
 import { cancelEntry, finalizeAndStore, lockTxContext } from './owner_tx_steps.js';
 import type { WalletStore } from './store.js';
 import { updateWalletState } from './updater.js';
+
+/** post_tx: the node-native form to push_transaction; a node refusal is an error (docs/wallet.md). */
+const postToNode = (env: WalletEnv, tx: Transaction, fluff: boolean): Promise<void> =>
+  viaNode(() => env.node.pushTransaction(transactionToJson(tx), fluff));
 
 export type TxApi = Pick<
   WalletApi,
@@ -190,7 +197,7 @@ export function txApi(env: WalletEnv): TxApi {
     let answered = await sendSlateHttp(env, sa.dest, slate);
     lock(s, answered, 0, sa.dest);
     if (sa.finalize) answered = finalize(s, answered);
-    if (sa.postTx) await pushTransactionChecked(env, answered.tx, sa.fluff);
+    if (sa.postTx) await postToNode(env, answered.tx, sa.fluff);
     return answered;
   };
 
@@ -250,7 +257,7 @@ export function txApi(env: WalletEnv): TxApi {
     async postTx(token, txJson, fluff) {
       env.lifecycle.keychain(token);
       const tx = parseRecord(() => transactionV3FromJson(txJson, 'tx'));
-      await pushTransactionChecked(env, tx, fluff);
+      await postToNode(env, tx, fluff);
       return null;
     },
 

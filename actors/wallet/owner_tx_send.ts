@@ -1,15 +1,10 @@
-// The two HTTP exchanges of the send flow that the node client does not cover:
+// The HTTP exchange of the send flow that the node client does not cover,
 // - `send_args.method = "http"`: Epic's HttpSlateSender (impls/src/adapters/http.rs) — the
 //   other wallet's `check_version` picks V3 or V2, then `receive_tx` with the slate and three
-//   nulls; the reply is read with `deserialize_upgrade`;
-// - `post_tx`: the node's `push_transaction`, where (unlike Epic, which reads only `result.Ok`)
-//   a `result.Err` from the node is an error.
-import { readApiSecretIfPresent } from '../../config/secrets.js';
+//   nulls; the reply is read with `deserialize_upgrade`.
 import { parseJson } from '../../core/json/parse.js';
 import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
-import { transactionToJson } from '../../core/serde/transaction.js';
-import type { Transaction } from '../../core/types/transaction.js';
 import { WalletFailure } from '../../core/wallet/errors.js';
 import type { Slate } from '../../core/wallet/slate.js';
 import {
@@ -148,43 +143,5 @@ export async function sendSlateHttp(env: WalletEnv, dest: string, slate: Slate):
   } catch (e) {
     if (e instanceof WalletFailure) throw WalletFailure.unit('SlateDeser');
     throw e;
-  }
-}
-
-/**
- * `post_tx`: push_transaction([tx, fluff]) with Epic's client error mapping, plus: a node reply
- * `{"result":{"Err":…}}` is `ClientCallback: Posting transaction to node: <Err as JSON>`.
- */
-export async function pushTransactionChecked(
-  env: WalletEnv,
-  tx: Transaction,
-  fluff: boolean,
-): Promise<void> {
-  const secret = readApiSecretIfPresent(env.config.nodeApiSecretPath);
-  const auth = secret === null ? null : `Basic ${Buffer.from(`node:${secret}`).toString('base64')}`;
-  const base = env.config.checkNodeApiHttpAddr.replace(/\/+$/, '');
-  let reply: Record_;
-  try {
-    reply = await rpcPost(
-      `${base}/v2/foreign`,
-      'push_transaction',
-      [transactionToJson(tx), fluff],
-      auth,
-    );
-  } catch (e) {
-    throw WalletFailure.clientCallback(`Error calling push_transaction: ${describe(e)}`);
-  }
-  if (hasError(reply)) {
-    const message = String((reply.error as Record_).message ?? '');
-    if (message.includes('Unauthorized')) throw WalletFailure.unit('Unauthorized');
-    if (message.includes('Not found')) throw WalletFailure.unit('NotFound');
-    throw new WalletFailure({
-      BadRequest: 'Unable to parse response for push_transaction: RPC error response',
-    });
-  }
-  const result = reply.result;
-  if (typeof result === 'object' && result !== null && !Array.isArray(result) && 'Err' in result) {
-    const err = (result as Record_).Err ?? null;
-    throw WalletFailure.clientCallback(`Posting transaction to node: ${stringifyJson(err)}`);
   }
 }
