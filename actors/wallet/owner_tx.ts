@@ -47,9 +47,9 @@ import {
 } from './owner_tx_common.js';
 import { issueInvoice } from './owner_tx_invoice.js';
 import { sendSlateHttp } from './owner_tx_send.js';
-import { cancelEntry, finalizeAndStore, lockTxContext } from './owner_tx_steps.js';
+import { finalizeAndStore, lockTxContext } from './owner_tx_steps.js';
 import type { WalletStore } from './store.js';
-import { updateWalletState } from './updater.js';
+import { cancelEntryAndOutputs, updateWalletState } from './updater.js';
 
 /** post_tx: the node-native form to push_transaction; a node refusal is an error (docs/wallet.md). */
 const postToNode = (env: WalletEnv, tx: Transaction, fluff: boolean): Promise<void> =>
@@ -285,7 +285,7 @@ export function txApi(env: WalletEnv): TxApi {
       if ((tx.txType !== 'TxSentCreated' && tx.txType !== 'TxReceived') || tx.confirmed) {
         throw WalletFailure.transactionNotCancellable(what);
       }
-      s.store.batch(() => cancelEntry(s.store, tx));
+      cancelEntryAndOutputs(s.store, tx);
       return null;
     },
 

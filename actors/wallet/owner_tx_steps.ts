@@ -228,26 +228,3 @@ function signedProofInfo(
     senderSignature: toHex(sig),
   };
 }
-
-/**
- * `cancel_tx_and_outputs`: the entry's non-Spent outputs in its account — Unconfirmed ones
- * deleted, Locked ones back to Unspent — and the entry marked cancelled.
- */
-export function cancelEntry(store: WalletStore, tx: TxLogEntry): void {
-  const linked = store
-    .outputs()
-    .filter(
-      (o) => o.txLogEntry === tx.id && o.rootKeyId.equals(tx.parentKeyId) && o.status !== 'Spent',
-    );
-  for (const o of linked) {
-    if (o.status === 'Unconfirmed') store.deleteOutput(o.keyId, o.mmrIndex, tx.id);
-    if (o.status === 'Locked') store.saveOutput({ ...o, status: 'Unspent' });
-  }
-  const txType =
-    tx.txType === 'TxSentCreated'
-      ? 'TxSentCancelled'
-      : tx.txType === 'TxReceived'
-        ? 'TxReceivedCancelled'
-        : tx.txType;
-  store.saveTxLogEntry({ ...tx, txType });
-}
