@@ -1,0 +1,173 @@
+// Shared pieces of the wallet end-to-end tests: a usernet node whose test miner pays a wallet,
+// wallets created through `mwwallet init`, the tables the wallet commands print read back as
+// values, and waiting for the miner.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type NodeProcess, spawnNode, tempHome } from './node_process.js';
+import { type TestWallet, testWallet, walletCommand } from './wallet_process.js';
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** One ProgPoW epoch cache for every test node of the machine (it takes seconds to build). */
+export function shareProgpowCache(): void {
+  const dir = join(tmpdir(), 'mwnode-e2e-progpow-cache');
+  mkdirSync(dir, { recursive: true });
+  process.env.MWNODE_PROGPOW_CACHE_DIR ||= dir;
+}
+
+/** `mwnode --usernet` with its default test miner, paying the wallet listening on `walletPort`. */
+export function startUsernetNode(walletPort: number): Promise<NodeProcess> {
+  shareProgpowCache();
+  const home = tempHome();
+  const configFile = join(home, 'mwnode-server.toml');
+  const lines = [
+    '[server]',
+    'chain_type = "UserTesting"',
+    `db_root = "${join(home, 'chain_data')}"`,
+    'api_http_addr = "127.0.0.1:0"',
+    `api_secret_path = "${join(home, '.api_secret')}"`,
+    `test_miner_wallet_url = "http://127.0.0.1:${walletPort}"`,
+  ];
+  writeFileSync(configFile, `${lines.join('\n')}\n`);
+  return spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });
+}
+
+/** A wallet configuration in `home` (the node's own home for wallet A) pointing at `node`. */
+export function walletFor(
+  node: NodeProcess,
+  home: string,
+  ports: { readonly foreign?: number; readonly owner?: number } = {},
+): TestWallet {
+  return testWallet(
+    home,
+    'usernet',
+    { url: node.url, secretPath: join(node.home, '.api_secret') },
+    ports,
+  );
+}
+
+/** Runs a command that must succeed; its standard output. */
+export async function ok(w: TestWallet, args: readonly string[], input = ''): Promise<string> {
+  const r = await walletCommand(w, args, input);
+  assert.equal(r.code, 0, `mwwallet ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** `init`; the recovery phrase it printed. */
+export async function initWallet(w: TestWallet): Promise<string> {
+  const out = await ok(w, ['init']);
+  const m = /Your recovery phrase is:\n\n(.+)\n/.exec(out);
+  assert.ok(m?.[1] !== undefined, out);
+  assert.equal(m[1].split(' ').length, 24);
+  return m[1];
+}
+
+/** "14.57920000" → 1457920000n (Epic's 8 decimals). */
+export function nanos(text: string): bigint {
+  const m = /^(\d+)\.(\d{8})$/.exec(text.trim());
+  assert.ok(m !== null, `not an amount: ${text}`);
+  return BigInt(`${m[1]}${m[2]}`);
+}
+
+/** The rows of a table the commands print (` a | b | c `), keyed by the header row. */
+export function tableRows(text: string): Record<string, string>[] {
+  const lines = text.split('\n').filter((l) => l.includes(' | '));
+  const cells = lines.map((l) => l.split(' | ').map((c) => c.trim()));
+  const [header, ...rows] = cells;
+  assert.ok(header !== undefined, text);
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+}
+
+export interface Summary {
+  readonly height: bigint;
+  /** Label → amount, e.g. `Confirmed Total`, `Currently Spendable`. */
+  readonly rows: Readonly<Record<string, bigint>>;
+}
+
+/** `info`'s summary table. */
+export function summaryOf(text: string): Summary {
+  const h = /as of height (\d+) ____/.exec(text);
+  assert.ok(h?.[1] !== undefined, text);
+  const rows: Record<string, bigint> = {};
+  for (const line of text.split('\n')) {
+    const m = /^ (\S.*?)\s+\| (\d+\.\d{8})\s*$/.exec(line);
+    if (m?.[1] !== undefined && m[2] !== undefined) rows[m[1]] = nanos(m[2]);
+  }
+  return { height: BigInt(h[1]), rows };
+}
+
+export async function info(w: TestWallet): Promise<Summary> {
+  return summaryOf(await ok(w, ['info', '-c', '1']));
+}
+
+export interface Mined {
+  readonly height: string;
+  readonly txs: number;
+  readonly ts: string;
+}
+
+export function minedBlocks(node: NodeProcess): Mined[] {
+  return node
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes('"event":"block_mined"'))
+    .map((l) => JSON.parse(l) as Mined);
+}
+
+/** Waits until `done()` holds, polling; fails with `why()` after `ms`. */
+export async function waitUntil(
+  done: () => boolean | Promise<boolean>,
+  ms: number,
+  why: () => string,
+): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > until) assert.fail(`timed out after ${ms} ms: ${why()}`);
+    await sleep(250);
+  }
+}
+
+/** Waits for the next block carrying at least one transaction after `seen` blocks. */
+export async function waitForTxBlock(node: NodeProcess, seen: number): Promise<Mined> {
+  let found: Mined | undefined;
+  await waitUntil(
+    () => {
+      found = minedBlocks(node)
+        .slice(seen)
+        .find((m) => m.txs > 0);
+      return found !== undefined;
+    },
+    60_000,
+    () => node.stderr().slice(-3000),
+  );
+  return found as Mined;
+}
+
+/**
+ * Waits until a Foreign API answers (it is HTTP 503 `Node not synchronized` until the wallet's
+ * sync poller, every 10 s as Epic's, has seen the node `no_sync`).
+ */
+export async function waitForeignReady(url: string): Promise<void> {
+  let last = '';
+  await waitUntil(
+    async () => {
+      const r = await fetch(`${url}/v2/foreign`, {
+        method: 'POST',
+        body: '{"jsonrpc":"2.0","id":1,"method":"check_version","params":[]}',
+      });
+      last = `${r.status} ${await r.text()}`;
+      return r.status === 200;
+    },
+    30_000,
+    () => last,
+  );
+}
+
+/** Epic's fee: max(4·outputs + kernels − inputs, 1) × 0.001 EPIC. */
+export function epicFee(inputs: number, outputs: number, kernels = 1): bigint {
+  return BigInt(Math.max(4 * outputs + kernels - inputs, 1)) * 100_000n;
+}
+
+export { tempHome };
