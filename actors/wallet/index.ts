@@ -70,9 +70,8 @@ export const createWallet: ActorFactory<WalletProtocol, WalletInit, WalletEvents
   const api = walletService(env);
   ctx.publish('synced', false);
   // A one-shot command asks once, as Epic's command line checks the node before it runs.
-  if (init.syncPollMs === null) await pollSyncOnce(env);
-  const stopPoller =
-    init.syncPollMs === null ? () => undefined : startSyncPoller(env, init.syncPollMs);
+  if (init.sync === 'once') await pollSyncOnce(env);
+  const stopPoller = init.sync === 'poll' ? startSyncPoller(env, init.syncPollMs) : () => undefined;
   return actorFromHandlers<WalletProtocol>(
     { call: (req) => callMethod(env, api, req.method, req.args) },
     () => {

@@ -24,8 +24,12 @@ export interface WalletInit {
   readonly config: WalletConfig;
   /** When given, the wallet is opened at start without a mask (`token: null` works). */
   readonly password: string | null;
-  /** get_status period (Epic polls every 10 s); null: no poller (one-shot commands). */
-  readonly syncPollMs?: number | null;
+  /**
+   * How the node's sync state is followed: `poll` every `syncPollMs` (Epic: 10 s, listeners),
+   * `once` before the first call (one-shot commands), `off` (commands that need no node).
+   */
+  readonly sync: 'poll' | 'once' | 'off';
+  readonly syncPollMs?: number;
 }
 
 export const walletActor = actorModule<WalletProtocol, WalletInit, WalletEvents>(

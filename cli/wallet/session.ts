@@ -65,7 +65,8 @@ export async function openSession(
   placement: 'inline' | 'thread',
 ): Promise<WalletSession> {
   const system = new ActorSystem({ placement, deadlineMs: WALLET_DEADLINE_MS });
-  const init = { config, password, syncPollMs: placement === 'inline' ? null : undefined };
+  const sync = placement === 'thread' ? 'poll' : password === null ? 'off' : 'once';
+  const init = { config, password, sync } as const;
   const ref = await system.spawn(walletActor, { name: 'wallet', init });
   return {
     api: remoteWalletApi(ref),
