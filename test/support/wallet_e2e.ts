@@ -52,6 +52,10 @@ export function walletFor(
 export async function ok(w: TestWallet, args: readonly string[], input = ''): Promise<string> {
   const r = await walletCommand(w, args, input);
   assert.equal(r.code, 0, `mwwallet ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
+  // What the wallet logged (a refresh that failed, a node it could not reach) explains a
+  // later assertion; the test's own stderr keeps it.
+  if (r.stderr.includes('"event"'))
+    process.stderr.write(`mwwallet ${args[0]} (${w.home}):\n${r.stderr}`);
   return r.stdout;
 }
 
