@@ -3,9 +3,10 @@
 // proofs, decoded by the wallet's NodeClient, as the scan asks for them) and the bare matching
 // (ScanMatcher over the fetched pages, without node or store), on the JavaScript arithmetic and
 // on the native addon, split into foreign outputs (two failed rewinds each) and the wallet's
-// (a rewind, a key derivation and a commitment each).
+// (a rewind, then a key derivation and a commitment each, timed apart).
 import type { NodeClient, UnspentPage } from '../../actors/wallet/node_client.js';
 import { SCAN_BATCH } from '../../actors/wallet/scan.js';
+import { ProofBuilder, rewindWithBuilder } from '../../core/crypto/bulletproof/index.js';
 import { type MsmBackend, msmBackend, setMsmBackend } from '../../core/crypto/ec/backend.js';
 import type { ExtKeychain } from '../../core/keychain/keychain.js';
 import { type ChainUnspentOutput, ScanMatcher } from '../../core/wallet/scan_match.js';
@@ -55,6 +56,8 @@ export interface MatchCost {
   /** µs per foreign output, µs per wallet output. */
   readonly foreignUs: number;
   readonly walletUs: number;
+  /** µs of a wallet output's rewind alone (the rest is key derivation and commitment). */
+  readonly walletRewindUs: number;
 }
 
 function cpuSeconds(fn: () => void): number {
@@ -78,23 +81,25 @@ export function matchCost(
   try {
     const matcher = new ScanMatcher(keychain, 'automated');
     const all = pages.flatMap((p) => p.outputs);
-    let found = 0;
+    const mine = new Set<string>();
     const cpuS = cpuSeconds(() => {
-      for (const p of pages) found += matcher.matchPage(p.outputs).length;
+      for (const p of pages) for (const f of matcher.matchPage(p.outputs)) mine.add(f.commit);
     });
-    const mine = new Set(matcher.matchPage(all).map((f) => f.commit));
+    const found = mine.size;
     const hex = (o: ChainUnspentOutput) => Buffer.from(o.commit).toString('hex');
     const wallet = all.filter((o) => mine.has(hex(o)));
     const foreign = all.filter((o) => !mine.has(hex(o)));
-    const per = (set: ChainUnspentOutput[]): number =>
-      set.length === 0 ? Number.NaN : (cpuSeconds(() => matcher.matchPage(set)) * 1e6) / set.length;
+    const per = (set: ChainUnspentOutput[], fn: (o: ChainUnspentOutput) => unknown): number =>
+      set.length === 0 ? Number.NaN : (cpuSeconds(() => set.forEach(fn)) * 1e6) / set.length;
+    const builder = ProofBuilder.fromMasterSecret(keychain.master.secretKey);
     return {
       arithmetic: native === null ? 'js' : 'native',
       found,
       outputs: all.length,
       cpuS,
-      foreignUs: per(foreign),
-      walletUs: per(wallet),
+      foreignUs: per(foreign, (o) => matcher.match(o)),
+      walletUs: per(wallet, (o) => matcher.match(o)),
+      walletRewindUs: per(wallet, (o) => rewindWithBuilder(builder, o.commit, o.proof)),
     };
   } finally {
     setMsmBackend(before);

@@ -94,8 +94,8 @@ function buildInWorkers(
 
 /**
  * Opens the cache of `size`'s parts and starts building what is missing on `workers` threads
- * (lowest heights first, so a miner can follow the build); each block is appended to the cache
- * as soon as it is made.
+ * (lowest heights first, so a miner can follow the build; none when `workers` is 0); each block
+ * is appended to the cache as soon as it is made.
  */
 export function openParts(
   size: ChainSize,
@@ -115,7 +115,8 @@ export function openParts(
     waiting.delete(p.height);
   };
   for (const v of readLines(file)) add(partsFromJson(v));
-  const todo = plan.blocks.map((b) => b.height).filter((h) => !have.has(h));
+  // No workers: only what the cache holds (a shorter run must not build beside a full one).
+  const todo = workers < 1 ? [] : plan.blocks.map((b) => b.height).filter((h) => !have.has(h));
   const start = performance.now();
   let built = 0;
   const done = buildInWorkers(size, todo, workers, (line) => {
@@ -136,6 +137,7 @@ export function openParts(
       const p = have.get(height);
       if (p !== undefined) return Promise.resolve(p);
       if (failure !== null) return Promise.reject(failure);
+      if (todo.length === 0) return Promise.reject(new Error(`block ${height} is not built`));
       if (height < 1 || height > plan.blocks.length)
         return Promise.reject(new Error(`no planned block ${height}`));
       return new Promise((resolve, reject) => waiting.set(height, { resolve, reject }));
