@@ -30,6 +30,7 @@ const PARTS_FILE = 'parts.jsonl';
 const BLOCKS_FILE = 'blocks.jsonl';
 const SNAPSHOT_DIR = 'chain_data';
 const SNAPSHOT_TIP = 'chain_data.tip.json';
+const BUILD_LOG = 'builds.jsonl';
 
 export function cacheDir(size: ChainSize): string {
   const root =
@@ -123,7 +124,11 @@ export function openParts(
     appendFileSync(file, `${line}\n`);
     add(partsFromJson(parseJson(line, { maxLength: 64 * 1024 * 1024 })));
     progress(++built, todo.length);
-  }).then(() => ({ builtNow: todo.length, buildSeconds: (performance.now() - start) / 1000 }));
+  }).then(() => {
+    const buildSeconds = (performance.now() - start) / 1000;
+    if (todo.length > 0) logBuild(size, { blocks: todo.length, seconds: buildSeconds, workers });
+    return { builtNow: todo.length, buildSeconds };
+  });
   // A failed build must reach whoever waits for a block.
   let failure: unknown = null;
   done.catch((e) => {
@@ -143,6 +148,23 @@ export function openParts(
       return new Promise((resolve, reject) => waiting.set(height, { resolve, reject }));
     },
   };
+}
+
+/** One finished build of parts (a cache may be built over several runs). */
+export interface BuildRecord {
+  readonly blocks: number;
+  readonly seconds: number;
+  readonly workers: number;
+}
+
+function logBuild(size: ChainSize, r: BuildRecord): void {
+  const line = { date: new Date().toISOString(), ...r };
+  appendFileSync(join(cacheDir(size), BUILD_LOG), `${JSON.stringify(line)}\n`);
+}
+
+/** The builds that made this cache, oldest first. */
+export function buildHistory(size: ChainSize): BuildRecord[] {
+  return readLines(join(cacheDir(size), BUILD_LOG)) as unknown as BuildRecord[];
 }
 
 /** The first `count` blocks an earlier run mined (as submit_block takes them), or null. */
