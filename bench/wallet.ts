@@ -214,7 +214,7 @@ say(
 );
 for (const c of matches)
   say(
-    `matching only (${c.arithmetic}): ${c.cpuS.toFixed(2)} s CPU; ${c.foreignUs.toFixed(0)} µs per foreign output, ${c.walletUs.toFixed(0)} µs per wallet output (its rewind ${c.walletRewindUs.toFixed(0)} µs)`,
+    `matching only (${c.arithmetic}): ${c.cpuS.toFixed(2)} s CPU; ${c.foreignUs.toFixed(0)} µs per foreign output, ${c.walletUs.toFixed(0)} µs per wallet output (rewind ${c.walletRewindUs.toFixed(0)}, derive_key ${c.walletDeriveUs.toFixed(0)}, commit ${c.walletCommitUs.toFixed(0)} µs)`,
   );
 results.unshift(
   m(
@@ -239,6 +239,8 @@ results.unshift(
       usPerForeignOutput: c.foreignUs,
       usPerWalletOutput: c.walletUs,
       usPerWalletRewind: c.walletRewindUs,
+      usPerWalletDeriveKey: c.walletDeriveUs,
+      usPerWalletCommit: c.walletCommitUs,
     }),
   ),
 );

@@ -7,9 +7,16 @@
 import type { NodeClient, UnspentPage } from '../../actors/wallet/node_client.js';
 import { SCAN_BATCH } from '../../actors/wallet/scan.js';
 import { ProofBuilder, rewindWithBuilder } from '../../core/crypto/bulletproof/index.js';
+import { commit } from '../../core/crypto/commit.js';
 import { type MsmBackend, msmBackend, setMsmBackend } from '../../core/crypto/ec/backend.js';
+import { Identifier } from '../../core/keychain/identifier.js';
 import type { ExtKeychain } from '../../core/keychain/keychain.js';
-import { type ChainUnspentOutput, ScanMatcher } from '../../core/wallet/scan_match.js';
+import { SwitchCommitmentType } from '../../core/keychain/switch_type.js';
+import {
+  type ChainUnspentOutput,
+  type FoundOutput,
+  ScanMatcher,
+} from '../../core/wallet/scan_match.js';
 import { processCpuMs } from './cpu.js';
 
 export interface PageFetch {
@@ -56,8 +63,10 @@ export interface MatchCost {
   /** µs per foreign output, µs per wallet output. */
   readonly foreignUs: number;
   readonly walletUs: number;
-  /** µs of a wallet output's rewind alone (the rest is key derivation and commitment). */
+  /** µs of a wallet output's steps: rewind, derive_key (BIP32 path + switch), commitment. */
   readonly walletRewindUs: number;
+  readonly walletDeriveUs: number;
+  readonly walletCommitUs: number;
 }
 
 function cpuSeconds(fn: () => void): number {
@@ -82,15 +91,35 @@ export function matchCost(
     const matcher = new ScanMatcher(keychain, 'automated');
     const all = pages.flatMap((p) => p.outputs);
     const mine = new Set<string>();
+    const hits: FoundOutput[] = [];
     const cpuS = cpuSeconds(() => {
-      for (const p of pages) for (const f of matcher.matchPage(p.outputs)) mine.add(f.commit);
+      for (const p of pages) hits.push(...matcher.matchPage(p.outputs));
     });
+    for (const f of hits) mine.add(f.commit);
     const found = mine.size;
+    const ids = hits.map((f) => ({ value: f.value, id: Identifier.fromHex(f.keyId) }));
+    const blinds = ids.map((k) => keychain.deriveKey(k.value, k.id, SwitchCommitmentType.Regular));
+    const each = (n: number, fn: (i: number) => unknown): number => {
+      if (n === 0) return Number.NaN;
+      return (
+        (cpuSeconds(() => {
+          for (let i = 0; i < n; i++) fn(i);
+        }) *
+          1e6) /
+        n
+      );
+    };
     const hex = (o: ChainUnspentOutput) => Buffer.from(o.commit).toString('hex');
     const wallet = all.filter((o) => mine.has(hex(o)));
     const foreign = all.filter((o) => !mine.has(hex(o)));
     const per = (set: ChainUnspentOutput[], fn: (o: ChainUnspentOutput) => unknown): number =>
-      set.length === 0 ? Number.NaN : (cpuSeconds(() => set.forEach(fn)) * 1e6) / set.length;
+      set.length === 0
+        ? Number.NaN
+        : (cpuSeconds(() => {
+            for (const o of set) fn(o);
+          }) *
+            1e6) /
+          set.length;
     const builder = ProofBuilder.fromMasterSecret(keychain.master.secretKey);
     return {
       arithmetic: native === null ? 'js' : 'native',
@@ -100,6 +129,13 @@ export function matchCost(
       foreignUs: per(foreign, (o) => matcher.match(o)),
       walletUs: per(wallet, (o) => matcher.match(o)),
       walletRewindUs: per(wallet, (o) => rewindWithBuilder(builder, o.commit, o.proof)),
+      walletDeriveUs: each(ids.length, (i) => {
+        const k = ids[i] as { value: bigint; id: Identifier };
+        return keychain.deriveKey(k.value, k.id, SwitchCommitmentType.Regular);
+      }),
+      walletCommitUs: each(ids.length, (i) =>
+        commit((ids[i] as { value: bigint }).value, blinds[i] as Uint8Array),
+      ),
     };
   } finally {
     setMsmBackend(before);
