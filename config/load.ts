@@ -5,15 +5,11 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ChainType } from '../core/chain_type.js';
 import { defaultServerConfig } from './defaults.js';
-import { ConfigError } from './errors.js';
-import { createFileAtomic, describeFsError, isFsError, readBounded } from './files.js';
 import { CONFIG_FILE_NAME, ensureNetworkDir, networkDir } from './home.js';
 import { parseServerToml } from './server_toml.js';
 import { renderServerToml } from './template.js';
+import { createConfigFile, readConfigText } from './toml_file.js';
 import type { ServerConfig } from './types.js';
-
-/** A config file is a few KiB; the cap only stops a wrong path from eating memory. */
-export const CONFIG_FILE_LIMIT = 1024 * 1024;
 
 export interface LoadOptions {
   readonly home: string;
@@ -38,36 +34,14 @@ export interface LoadedConfig {
   readonly created: boolean;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** Reads and validates one config file. */
 export function readConfigFile(file: string, chain: ChainType, netDir: string): ServerConfig {
-  let bytes: Buffer;
-  try {
-    bytes = readBounded(file, CONFIG_FILE_LIMIT);
-  } catch (err) {
-    throw new ConfigError(file, null, describeFsError(err, CONFIG_FILE_LIMIT));
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new ConfigError(file, null, 'not valid UTF-8');
-  }
-  return parseServerToml(text, { file, chain, networkDir: netDir });
+  return parseServerToml(readConfigText(file), { file, chain, networkDir: netDir });
 }
 
 /** Writes `config` as a new commented file; false (and nothing written) if `file` exists. */
 export function writeConfigFile(file: string, config: ServerConfig): boolean {
-  try {
-    return createFileAtomic(file, renderServerToml(config), 0o644);
-  } catch (err) {
-    const reason =
-      isFsError(err) && err.code === 'ENOENT'
-        ? 'its directory does not exist'
-        : describeFsError(err);
-    throw new ConfigError(file, null, `cannot be written (${reason})`);
-  }
+  return createConfigFile(file, renderServerToml(config));
 }
 
 /** The file the lookup settles on, or null when none exists yet. */

@@ -1,21 +1,17 @@
 // Reads `mwnode-server.toml` into a ServerConfig: Epic's `[server]` keys, each validated, every
 // missing key taking the default of the chain type, relative paths taken from the file's
 // directory. Unknown keys are ignored, as Epic ignores them.
-import { dirname } from 'node:path';
-import { parse, TomlError, type TomlTable } from 'smol-toml';
-import { CHAIN_TYPES, type ChainType } from '../core/chain_type.js';
+import type { ChainType } from '../core/chain_type.js';
 import { POW_ALGOS, type Policy, type PowAlgo } from '../core/types/pow.js';
 import {
-  CHAIN_TYPE_NAMES,
-  chainTypeFromName,
   defaultDandelion,
   defaultP2p,
   defaultPool,
   defaultServerConfig,
   defaultStratum,
 } from './defaults.js';
-import { ConfigError } from './errors.js';
-import { listWords, quoteValue, TableReader } from './fields.js';
+import type { TableReader } from './fields.js';
+import { parseConfigRoot, readChainTypeKey } from './toml_file.js';
 import type {
   ChainValidationMode,
   DandelionConfig,
@@ -40,49 +36,15 @@ export interface ParseOptions {
   readonly networkDir: string;
 }
 
-function parseToml(text: string, file: string): TomlTable {
-  try {
-    return parse(text, { integersAsBigInt: true, unsafeKeyBehaviour: 'drop' });
-  } catch (err) {
-    if (!(err instanceof TomlError)) throw err;
-    const reason = err.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '');
-    throw new ConfigError(
-      file,
-      null,
-      `invalid TOML at line ${err.line}, column ${err.column}: ${reason}`,
-    );
-  }
-}
-
-function readChainType(server: TableReader, selected: ChainType): ChainType {
-  const name = server.optionalString('chain_type');
-  if (name === null) return selected;
-  const chain = chainTypeFromName(name);
-  if (chain === null) {
-    const names = CHAIN_TYPES.map((c) => CHAIN_TYPE_NAMES[c]);
-    server.fail(
-      'chain_type',
-      `unknown chain type ${quoteValue(name)} (expected ${listWords(names)})`,
-    );
-  }
-  if (chain !== selected) {
-    server.fail(
-      'chain_type',
-      `${name} does not match the network selected on the command line (${CHAIN_TYPE_NAMES[selected]}); ` +
-        `run with ${chainFlag(chain)} or change chain_type`,
-    );
-  }
-  return chain;
-}
-
-function chainFlag(chain: ChainType): string {
+/** What to do when the file's chain_type and the command line disagree. */
+function chainFlagHint(chain: ChainType): string {
   const flags: Record<ChainType, string> = {
     mainnet: 'no network flag',
     floonet: '--floonet',
     usernet: '--usernet',
     automated: '--auto',
   };
-  return flags[chain];
+  return `run with ${flags[chain]} or change chain_type`;
 }
 
 function readP2p(t: TableReader, chain: ChainType): P2pConfig {
@@ -179,13 +141,8 @@ function readWalletUrl(s: TableReader): string | null {
 }
 
 export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
-  const doc = parseToml(text, opts.file);
-  // Without this check a misspelt `[sever]` would silently run on defaults.
-  if (!Object.hasOwn(doc, 'server')) {
-    throw new ConfigError(opts.file, null, 'missing the [server] table');
-  }
-  const s = new TableReader(opts.file, '', doc, dirname(opts.file)).table('server');
-  const chain = readChainType(s, opts.chain);
+  const s = parseConfigRoot(text, opts.file, 'server').table('server');
+  const chain = readChainTypeKey(s, opts.chain, chainFlagHint);
   const d = defaultServerConfig(chain, opts.networkDir);
   return {
     chainType: chain,

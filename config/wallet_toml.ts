@@ -12,16 +12,18 @@
 //   (node API 33413, foreign listener 33415), so the node's test miner finds the wallet.
 // - `chain_type` must agree with the network chosen on the command line, as for mwnode.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { parse, TomlError, type TomlTable } from 'smol-toml';
-import { CHAIN_PARAMS, CHAIN_TYPES, type ChainType } from '../core/chain_type.js';
-import { CHAIN_TYPE_NAMES, chainTypeFromName } from './defaults.js';
-import { ConfigError } from './errors.js';
-import { listWords, quoteValue, TableReader } from './fields.js';
-import { createFileAtomic, describeFsError, isFsError, readBounded } from './files.js';
+import { join, resolve } from 'node:path';
+import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
+import { CHAIN_TYPE_NAMES } from './defaults.js';
+import { listWords, quoteValue, type TableReader } from './fields.js';
 import { API_SECRET_FILE_NAME } from './home.js';
-import { CONFIG_FILE_LIMIT } from './load.js';
 import { tomlString } from './template.js';
+import {
+  createConfigFile,
+  parseConfigRoot,
+  readChainTypeKey,
+  readConfigText,
+} from './toml_file.js';
 
 export const WALLET_CONFIG_FILE_NAME = 'mwwallet.toml';
 export const WALLET_LOG_FILE_NAME = 'mwwallet.log';
@@ -149,37 +151,6 @@ export interface WalletParseOptions {
   readonly topDir: string;
 }
 
-function parseToml(text: string, file: string): TomlTable {
-  try {
-    return parse(text, { integersAsBigInt: true, unsafeKeyBehaviour: 'drop' });
-  } catch (err) {
-    if (!(err instanceof TomlError)) throw err;
-    const reason = err.message.split('\n')[0]?.replace(/^Invalid TOML document: /, '');
-    throw new ConfigError(
-      file,
-      null,
-      `invalid TOML at line ${err.line}, column ${err.column}: ${reason}`,
-    );
-  }
-}
-
-function readChain(w: TableReader, selected: ChainType): ChainType {
-  const name = w.optionalString('chain_type');
-  if (name === null) return selected;
-  const chain = chainTypeFromName(name);
-  if (chain === null) {
-    const names = CHAIN_TYPES.map((c) => CHAIN_TYPE_NAMES[c]);
-    w.fail('chain_type', `unknown chain type ${quoteValue(name)} (expected ${listWords(names)})`);
-  }
-  if (chain !== selected) {
-    w.fail(
-      'chain_type',
-      `${name} does not match the network selected on the command line (${CHAIN_TYPE_NAMES[selected]})`,
-    );
-  }
-  return chain;
-}
-
 function readOwnerInterface(w: TableReader, fallback: string): string {
   if (w.has('owner_api_listen_interface') && w.has('owner_api_interface')) {
     w.fail(
@@ -243,13 +214,9 @@ function readEpicbox(t: TableReader, d: EpicboxConfig): EpicboxConfig {
 }
 
 export function parseWalletToml(text: string, opts: WalletParseOptions): WalletConfig {
-  const doc = parseToml(text, opts.file);
-  // Without this check a misspelt `[walet]` would silently run on defaults.
-  if (!Object.hasOwn(doc, 'wallet'))
-    throw new ConfigError(opts.file, null, 'missing the [wallet] table');
-  const root = new TableReader(opts.file, '', doc, dirname(opts.file));
+  const root = parseConfigRoot(text, opts.file, 'wallet');
   const w = root.table('wallet');
-  const chain = readChain(w, opts.chain);
+  const chain = readChainTypeKey(w, opts.chain);
   const d = defaultWalletConfig(chain, opts.topDir);
   const tls = readTls(w);
   return {
@@ -278,36 +245,14 @@ export function parseWalletToml(text: string, opts: WalletParseOptions): WalletC
   };
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** Reads and validates one `mwwallet.toml` (at most CONFIG_FILE_LIMIT bytes). */
 export function readWalletConfigFile(file: string, chain: ChainType, topDir: string): WalletConfig {
-  let bytes: Buffer;
-  try {
-    bytes = readBounded(file, CONFIG_FILE_LIMIT);
-  } catch (err) {
-    throw new ConfigError(file, null, describeFsError(err, CONFIG_FILE_LIMIT));
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new ConfigError(file, null, 'not valid UTF-8');
-  }
-  return parseWalletToml(text, { file, chain, topDir });
+  return parseWalletToml(readConfigText(file), { file, chain, topDir });
 }
 
 /** Writes `config` as a new commented file; false (and nothing written) when `file` exists. */
 export function writeWalletConfigFile(file: string, config: WalletConfig): boolean {
-  try {
-    return createFileAtomic(file, renderWalletToml(config), 0o644);
-  } catch (err) {
-    const reason =
-      isFsError(err) && err.code === 'ENOENT'
-        ? 'its directory does not exist'
-        : describeFsError(err);
-    throw new ConfigError(file, null, `cannot be written (${reason})`);
-  }
+  return createConfigFile(file, renderWalletToml(config));
 }
 
 export interface WalletLoadOptions {
