@@ -3,7 +3,7 @@
 //   mwnode … server config
 //   mwnode … client status
 //   mwnode pow randomx KEY_HEX INPUT_HEX
-import { Command, CommanderError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { CHAIN_TYPE_NAMES } from '../config/defaults.js';
 import { ConfigError } from '../config/errors.js';
 import { defaultHome } from '../config/home.js';
@@ -13,13 +13,11 @@ import type { ChainType } from '../core/chain_type.js';
 import { TlsConfigError } from '../gateway/tls.js';
 import { runNode } from '../node/server.js';
 import { ClientError, fetchStatusText } from './client.js';
-import { VERSION } from './info.js';
 import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
+import { type ActionRunner, newProgram, runCli, say as sayAs } from './program.js';
 
 const NAME = 'mwnode';
 const SUMMARY = 'An Epic Cash 4.0 compatible Mimblewimble node.';
-/** Exit code for a command line we cannot make sense of (as the other executable uses). */
-const USAGE_EXIT = 2;
 
 interface GlobalOptions {
   readonly floonet?: boolean;
@@ -37,7 +35,7 @@ function chainOf(opts: GlobalOptions): ChainType {
 }
 
 const homeOf = (opts: GlobalOptions): string => opts.home ?? defaultHome();
-const say = (text: string): void => void process.stderr.write(`${NAME}: ${text}\n`);
+const say = (text: string): void => sayAs(NAME, text);
 
 async function serverRun(opts: GlobalOptions): Promise<number> {
   const loaded = loadServerConfig({
@@ -70,16 +68,8 @@ async function clientStatus(opts: GlobalOptions): Promise<number> {
   return 0;
 }
 
-/** Commander reports `error: …`; we say which program and where to look, like `mwwallet`. */
-function outputError(text: string, write: (s: string) => void): void {
-  write(`${NAME}: ${text.replace(/^error: /, '').trimEnd()} (see ${NAME} --help)\n`);
-}
-
-function buildProgram(run: (action: () => Promise<number> | number) => Promise<void>): Command {
-  // The summary is in the header above the usage line, so the program has no description.
-  const program = new Command(NAME)
-    .version(`${NAME} ${VERSION}`, '-V, --version', 'Print the version')
-    .helpOption('-h, --help', 'Print this help')
+function buildProgram(run: ActionRunner): Command {
+  const program = newProgram(NAME, SUMMARY, '-h, --help')
     .addOption(
       new Option('--floonet', 'Run on Floonet, the public test network').conflicts([
         'usernet',
@@ -93,11 +83,7 @@ function buildProgram(run: (action: () => Promise<number> | number) => Promise<v
         'Run the automated-testing chain (tiny proof of work; development and tests)',
       ),
     )
-    .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)')
-    .helpCommand('help [command]', 'Print the help of a command')
-    .addHelpText('beforeAll', `${NAME} ${VERSION}\n${SUMMARY}\n`)
-    .exitOverride()
-    .configureOutput({ outputError });
+    .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)');
 
   const server = program
     .command('server')
@@ -134,43 +120,19 @@ function buildProgram(run: (action: () => Promise<number> | number) => Promise<v
 }
 
 /** Errors whose message is all the operator needs; anything else is a bug and shows its stack. */
-function isExpected(err: unknown): err is Error {
-  return (
+function expectedMessage(err: unknown): string | null {
+  const expected =
     err instanceof ConfigError ||
     err instanceof SecretFileError ||
     err instanceof TlsConfigError ||
     err instanceof ClientError ||
-    err instanceof RandomXUnavailableError
-  );
+    err instanceof RandomXUnavailableError;
+  return expected ? err.message : null;
 }
 
-function exitCodeOf(err: CommanderError): number {
-  if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
-  return USAGE_EXIT;
-}
+const isUsageError = (err: unknown): err is PowUsageError => err instanceof PowUsageError;
 
-async function main(args: readonly string[]): Promise<number> {
-  let code = 0;
-  const program = buildProgram(async (action) => {
-    code = await action();
-  });
-  if (args.length === 0) {
-    program.outputHelp();
-    return 0;
-  }
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    return code;
-  } catch (err) {
-    if (err instanceof CommanderError) return exitCodeOf(err);
-    if (err instanceof PowUsageError) {
-      outputError(err.message, (s) => process.stderr.write(s));
-      return USAGE_EXIT;
-    }
-    if (!isExpected(err)) throw err;
-    say(err.message);
-    return 1;
-  }
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runCli(
+  { name: NAME, build: buildProgram, expectedMessage, isUsageError },
+  process.argv.slice(2),
+);

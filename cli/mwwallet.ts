@@ -1,13 +1,13 @@
 // `mwwallet`: the wallet executable, epic-wallet's command line with our names:
 //   mwwallet [--floonet|--usernet|--auto] [--home DIR] [-p PASSWORD] [-a ACCOUNT] <command>
-import { Command, CommanderError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { SecretFileError } from '../config/secrets.js';
 import { AmountError } from '../core/amount.js';
 import { JsonError } from '../core/json/parse.js';
 import { isWalletFailure } from '../core/wallet/errors.js';
 import { TlsConfigError } from '../gateway/tls.js';
-import { VERSION } from './info.js';
+import { type ActionRunner, newProgram, runCli } from './program.js';
 import * as cmd from './wallet/commands.js';
 import { initWallet } from './wallet/init.js';
 import { runListeners } from './wallet/listen.js';
@@ -17,9 +17,7 @@ import { type WalletGlobals, walletConfig } from './wallet/session.js';
 
 const NAME = 'mwwallet';
 const SUMMARY = 'The wallet of mwnode: Owner and Foreign APIs compatible with epic-wallet.';
-const USAGE_EXIT = 2;
 
-type Run = (action: () => Promise<number>) => Promise<void>;
 type Opts = Record<string, string | boolean | undefined>;
 
 const globals = (c: Command): WalletGlobals => c.optsWithGlobals<WalletGlobals>();
@@ -57,7 +55,7 @@ function listenCommand(c: Command, owner: boolean) {
   };
 }
 
-function addCommands(program: Command, run: Run): void {
+function addCommands(program: Command, run: ActionRunner): void {
   const action = (c: Command, make: (c: Command) => () => Promise<number>) => () => run(make(c));
   const init = program
     .command('init')
@@ -230,14 +228,8 @@ function addCommands(program: Command, run: Run): void {
   );
 }
 
-function outputError(text: string, write: (s: string) => void): void {
-  write(`${NAME}: ${text.replace(/^error: /, '').trimEnd()} (see ${NAME} --help)\n`);
-}
-
-function buildProgram(run: Run): Command {
-  const program = new Command(NAME)
-    .version(`${NAME} ${VERSION}`, '-V, --version', 'Print the version')
-    .helpOption('--help', 'Print this help')
+function buildProgram(run: ActionRunner): Command {
+  const program = newProgram(NAME, SUMMARY, '--help')
     .addOption(
       new Option('--floonet', 'Floonet, the public test network').conflicts(['usernet', 'auto']),
     )
@@ -245,16 +237,10 @@ function buildProgram(run: Run): Command {
     .addOption(new Option('--auto', 'The automated-testing chain (tests)'))
     .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)')
     .option('-p, --pass <password>', 'Wallet password (asked on the terminal when absent)')
-    .option('-a, --account <name>', 'Wallet account to use', 'default')
-    .helpCommand('help [command]', 'Print the help of a command')
-    .addHelpText('beforeAll', `${NAME} ${VERSION}\n${SUMMARY}\n`)
-    .exitOverride()
-    .configureOutput({ outputError });
+    .option('-a, --account <name>', 'Wallet account to use', 'default');
   addCommands(program, run);
   return program;
 }
-
-const say = (text: string): void => void process.stderr.write(`${NAME}: ${text}\n`);
 
 function expectedMessage(err: unknown): string | null {
   if (isWalletFailure(err)) return `Wallet error: ${err.message}`;
@@ -272,30 +258,9 @@ function expectedMessage(err: unknown): string | null {
   return null;
 }
 
-async function main(args: readonly string[]): Promise<number> {
-  let code = 0;
-  const program = buildProgram(async (action) => {
-    code = await action();
-  });
-  if (args.length === 0) {
-    program.outputHelp();
-    return 0;
-  }
-  try {
-    await program.parseAsync(args, { from: 'user' });
-    return code;
-  } catch (err) {
-    if (err instanceof CommanderError)
-      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
-        ? 0
-        : USAGE_EXIT;
-    const message = expectedMessage(err);
-    if (message === null) throw err;
-    say(message);
-    return 1;
-  }
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runCli(
+  { name: NAME, build: buildProgram, expectedMessage },
+  process.argv.slice(2),
+);
 // Listeners keep handles open until their signal; one-shot commands are done here.
 if (!process.argv.includes('listen') && !process.argv.includes('owner_api')) process.exit();
