@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForListening } from './child_listening.js';
 
 /** The node of the same build as these tests (dist/, or a private dist-x/ when built there). */
 export const MWNODE = fileURLToPath(new URL('../../cli/mwnode.js', import.meta.url));
@@ -85,45 +86,28 @@ export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
   const proc = spawn(process.execPath, [...args, '--config_file', configFile, 'run'], {
     stdio: ['ignore', o.stdout ?? 'pipe', 'pipe'],
   });
-  let stderr = '';
-  let listening = false;
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const alive = () => proc.exitCode === null && proc.signalCode === null;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`mwnode did not start within ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    proc.stderr?.setEncoding('utf8');
-    proc.stderr?.on('data', (chunk: string) => {
-      if (stderr.length < (o.stderrLimit ?? Number.POSITIVE_INFINITY)) stderr += chunk;
-      if (listening) return;
-      const m = /"event":"listening","addr":"127\.0\.0\.1:(\d+)","tls":(true|false)/.exec(stderr);
-      if (m === null) return;
-      listening = true;
-      clearTimeout(timer);
-      const port = Number(m[1]);
-      resolve({
-        home,
-        configFile,
-        port,
-        url: `${m[2] === 'true' ? 'https' : 'http'}://127.0.0.1:${port}`,
-        proc,
-        stderr: () => stderr,
-        stop: async () => {
-          if (alive()) proc.kill('SIGTERM');
-          return exited;
-        },
-        kill: async () => {
-          if (alive()) proc.kill('SIGKILL');
-          await exited;
-        },
-      });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`mwnode exited with ${code}:\n${stderr}`), { code, stderr }));
-    });
+  const pattern = /"event":"listening","addr":"127\.0\.0\.1:(\d+)","tls":(true|false)/;
+  const ready = waitForListening(proc, {
+    name: 'mwnode',
+    readyVerb: 'start',
+    pattern,
+    timeoutMs,
+    ...(o.stderrLimit === undefined ? {} : { stderrLimit: o.stderrLimit }),
+  });
+  return ready.then((child) => {
+    const port = Number(child.match[1]);
+    const scheme = child.match[2] === 'true' ? 'https' : 'http';
+    const { stderr, stop, kill } = child;
+    return {
+      home,
+      configFile,
+      port,
+      url: `${scheme}://127.0.0.1:${port}`,
+      proc,
+      stderr,
+      stop,
+      kill,
+    };
   });
 }
 

@@ -13,6 +13,7 @@ import {
   type WalletConfig,
 } from '../../config/wallet_toml.js';
 import type { ChainType } from '../../core/chain_type.js';
+import { waitForListening } from './child_listening.js';
 
 export const MWWALLET = fileURLToPath(new URL('../../cli/mwwallet.js', import.meta.url));
 
@@ -112,38 +113,19 @@ export function startWalletListener(
   });
   const api = command === 'listen' ? 'foreign' : 'owner';
   const pattern = new RegExp(`"event":"listening","api":"${api}","addr":"127\\.0\\.0\\.1:(\\d+)"`);
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (c) => resolve(c)));
-  const alive = () => proc.exitCode === null && proc.signalCode === null;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`mwwallet ${command} did not listen within ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const m = pattern.exec(stderr);
-      if (m === null) return;
-      clearTimeout(timer);
-      resolve({
-        url: `http://127.0.0.1:${m[1]}`,
-        proc,
-        stderr: () => stderr,
-        stop: async () => {
-          if (alive()) proc.kill('SIGTERM');
-          return exited;
-        },
-        kill: async () => {
-          if (alive()) proc.kill('SIGKILL');
-          await exited;
-        },
-      });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`mwwallet ${command} exited with ${code}:\n${stderr}`));
-    });
+  const ready = waitForListening(proc, {
+    name: `mwwallet ${command}`,
+    readyVerb: 'listen',
+    pattern,
+    timeoutMs,
   });
+  return ready.then(({ match, stderr, stop, kill }) => ({
+    url: `http://127.0.0.1:${match[1]}`,
+    proc,
+    stderr,
+    stop,
+    kill,
+  }));
 }
 
 /** A port free right now (for a listener another process must know before it starts). */
