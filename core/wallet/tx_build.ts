@@ -159,6 +159,61 @@ export interface SenderArgs {
   readonly random?: TxRandom;
 }
 
+/** One participant's part of a slate, as the sender's and the recipient's steps fill it. */
+interface OurSide {
+  readonly participantId: number;
+  readonly inputs: readonly InputSpec[];
+  readonly outputs: readonly OutputSpec[];
+  /** The fee the context remembers: the sender's; 0 for the recipient, as Epic. */
+  readonly fee: bigint;
+  readonly parentKeyId: Identifier;
+  readonly message: string | null;
+  /** true: round 1 only; false: rounds 1 and 2. */
+  readonly isInitiator: boolean;
+  readonly random: TxRandom;
+}
+
+/**
+ * Our inputs and outputs added, round 1 (the offset too if none yet), round 2 unless we
+ * initiate. Returns the slate and the context to save.
+ */
+function addOurSide(
+  slate: Slate,
+  keychain: ExtKeychain,
+  side: OurSide,
+): { slate: Slate; context: TxContext } {
+  const { participantId, random } = side;
+  const built = addTransactionElements(slate, keychain, side.inputs, side.outputs);
+  const secNonce = random.secnonce();
+  const r1 = fillRound1(built.slate, {
+    secKey: built.blind,
+    secNonce,
+    participantId,
+    message: truncateMessage(side.message),
+    offset: random.offset(),
+    ...messageNonceOf(random),
+  });
+  const context: TxContext = {
+    parentKeyId: side.parentKeyId,
+    secKey: r1.secKey,
+    secNonce,
+    inputs: side.inputs.map((i) => ({ keyId: i.keyId, mmrIndex: i.mmrIndex, value: i.value })),
+    outputs: side.outputs.map((o) => ({ keyId: o.keyId, mmrIndex: null, value: o.value })),
+    fee: side.fee,
+    participantId,
+    paymentProofDerivationIndex: null,
+  };
+  const out = side.isInitiator
+    ? r1.slate
+    : fillRound2(r1.slate, r1.secKey, secNonce, participantId);
+  return { slate: out, context };
+}
+
+function messageNonceOf(random: TxRandom): { messageNonce?: Uint8Array } {
+  const n = random.messageNonce();
+  return n === undefined ? {} : { messageNonce: n };
+}
+
 /**
  * `add_inputs_to_slate` as participant 0: fee set, inputs and change added, round 1 (the offset
  * too if none yet), round 2 when paying an invoice. Returns the slate and the context to save.
@@ -168,35 +223,16 @@ export function addInputsToSlate(
   keychain: ExtKeychain,
   args: SenderArgs,
 ): { slate: Slate; context: TxContext } {
-  const random = args.random ?? SECURE_RANDOM;
-  const withFee = { ...slate, fee: args.fee };
-  const built = addTransactionElements(withFee, keychain, args.inputs, args.change);
-  const secNonce = random.secnonce();
-  const r1 = fillRound1(built.slate, {
-    secKey: built.blind,
-    secNonce,
+  return addOurSide({ ...slate, fee: args.fee }, keychain, {
     participantId: 0,
-    message: truncateMessage(args.message),
-    offset: random.offset(),
-    ...messageNonceOf(random),
-  });
-  const context: TxContext = {
-    parentKeyId: args.parentKeyId,
-    secKey: r1.secKey,
-    secNonce,
-    inputs: args.inputs.map((i) => ({ keyId: i.keyId, mmrIndex: i.mmrIndex, value: i.value })),
-    outputs: args.change.map((o) => ({ keyId: o.keyId, mmrIndex: null, value: o.value })),
+    inputs: args.inputs,
+    outputs: args.change,
     fee: args.fee,
-    participantId: 0,
-    paymentProofDerivationIndex: null,
-  };
-  const out = args.isInitiator ? r1.slate : fillRound2(r1.slate, r1.secKey, secNonce, 0);
-  return { slate: out, context };
-}
-
-function messageNonceOf(random: TxRandom): { messageNonce?: Uint8Array } {
-  const n = random.messageNonce();
-  return n === undefined ? {} : { messageNonce: n };
+    parentKeyId: args.parentKeyId,
+    message: args.message,
+    isInitiator: args.isInitiator,
+    random: args.random ?? SECURE_RANDOM,
+  });
 }
 
 export interface RecipientArgs {
@@ -217,30 +253,16 @@ export function addOutputToSlate(
   keychain: ExtKeychain,
   args: RecipientArgs,
 ): { slate: Slate; context: TxContext } {
-  const random = args.random ?? SECURE_RANDOM;
-  const output = { keyId: args.keyId, value: slate.amount };
-  const built = addTransactionElements(slate, keychain, [], [output]);
-  const secNonce = random.secnonce();
-  const r1 = fillRound1(built.slate, {
-    secKey: built.blind,
-    secNonce,
+  return addOurSide(slate, keychain, {
     participantId: 1,
-    message: truncateMessage(args.message),
-    offset: random.offset(),
-    ...messageNonceOf(random),
-  });
-  const context: TxContext = {
-    parentKeyId: args.parentKeyId,
-    secKey: r1.secKey,
-    secNonce,
     inputs: [],
-    outputs: [{ keyId: args.keyId, mmrIndex: null, value: slate.amount }],
+    outputs: [{ keyId: args.keyId, value: slate.amount }],
     fee: 0n,
-    participantId: 1,
-    paymentProofDerivationIndex: null,
-  };
-  const out = args.isInitiator ? r1.slate : fillRound2(r1.slate, r1.secKey, secNonce, 1);
-  return { slate: out, context };
+    parentKeyId: args.parentKeyId,
+    message: args.message,
+    isInitiator: args.isInitiator,
+    random: args.random ?? SECURE_RANDOM,
+  });
 }
 
 /**
