@@ -42,7 +42,6 @@ import {
   refuseRepeatedNonce,
   spendCandidates,
   tipHeight,
-  toPrivateContext,
   viaNode,
 } from './owner_tx_common.js';
 import { issueInvoice } from './owner_tx_invoice.js';
@@ -140,7 +139,7 @@ function addInputs(
       );
     }
     if (!isInitiator) refuseRepeatedNonce(built.slate);
-    s.store.savePrivateContext(s.keychain, built.slate.id, 0, toPrivateContext(built.context));
+    s.store.savePrivateContext(s.keychain, built.slate.id, 0, built.context);
     return built;
   });
 }

@@ -18,13 +18,7 @@ import { type Slate, slateErrors } from '../../core/wallet/slate.js';
 import { parseVersionedSlate, type SlateVersion } from '../../core/wallet/slate_json.js';
 import { calcExcess, hasRepeatedNonce } from '../../core/wallet/slate_sign.js';
 import { timestampFromMillis, type WalletTimestamp } from '../../core/wallet/timestamp.js';
-import type { TxContext } from '../../core/wallet/tx_build.js';
-import type {
-  OutputData,
-  ParticipantMessageData,
-  PrivateContext,
-  TxLogEntry,
-} from '../../core/wallet/types.js';
+import type { OutputData, ParticipantMessageData, TxLogEntry } from '../../core/wallet/types.js';
 import type { WalletEnv } from './env.js';
 import { NodeClientError } from './node_client.js';
 import type { WalletStore } from './store.js';
@@ -143,32 +137,6 @@ export function spendCandidates(
       status: o.status,
       mmrIndex: o.mmrIndex,
     }));
-}
-
-export function toPrivateContext(c: TxContext): PrivateContext {
-  return {
-    parentKeyId: c.parentKeyId,
-    secKey: c.secKey,
-    secNonce: c.secNonce,
-    outputIds: c.outputs,
-    inputIds: c.inputs,
-    fee: c.fee,
-    participantId: c.participantId,
-    paymentProofDerivationIndex: c.paymentProofDerivationIndex,
-  };
-}
-
-export function fromPrivateContext(p: PrivateContext): TxContext {
-  return {
-    parentKeyId: p.parentKeyId,
-    secKey: p.secKey,
-    secNonce: p.secNonce,
-    inputs: p.inputIds,
-    outputs: p.outputIds,
-    fee: p.fee,
-    participantId: p.participantId,
-    paymentProofDerivationIndex: p.paymentProofDerivationIndex,
-  };
 }
 
 /** `update_message`: every entry of the slate (any account) gets the slate's messages. */

@@ -9,7 +9,7 @@ import type { Slate } from '../../core/wallet/slate.js';
 import type { WalletTimestamp } from '../../core/wallet/timestamp.js';
 import { addOutputToSlate, type TxContext } from '../../core/wallet/tx_build.js';
 import { newTxLogEntry } from '../../core/wallet/types.js';
-import { excessHexOrNull, participantMessages, toPrivateContext } from './owner_tx_common.js';
+import { excessHexOrNull, participantMessages } from './owner_tx_common.js';
 import type { WalletStore } from './store.js';
 
 export interface RecipientStep {
@@ -85,7 +85,7 @@ export function issueInvoice(
       isInitiator: true,
       now,
     });
-    store.savePrivateContext(keychain, built.slate.id, 1, toPrivateContext(built.context));
+    store.savePrivateContext(keychain, built.slate.id, 1, built.context);
     return built.slate;
   });
 }

@@ -31,7 +31,6 @@ import {
 import {
   entriesOf,
   excessHexOrNull,
-  fromPrivateContext,
   participantMessages,
   refuseRepeatedNonce,
   saveMessages,
@@ -156,7 +155,7 @@ export function finalizeAndStore(f: FinalizeInput): Slate {
   const { store, keychain, slate, participantId } = f;
   const ctx = store.getPrivateContext(keychain, slate.id, participantId);
   refuseRepeatedNonce(slate);
-  const final = completeSlate(slate, fromPrivateContext(ctx), f.params);
+  const final = completeSlate(slate, ctx, f.params);
   if (participantId === 0) verifyProof(store, keychain, final, ctx);
   updateStoredTx(f, final, ctx);
   saveMessages(store, final);

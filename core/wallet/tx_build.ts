@@ -24,29 +24,16 @@ import {
   withOutput,
 } from './slate.js';
 import { fillRound1, fillRound2, finalizeSlate, TEST_NONCE, TEST_OFFSET } from './slate_sign.js';
+import type { ContextKey, PrivateContext } from './types.js';
 
 /** Epic's `USER_MESSAGE_MAX_LEN` (bytes). */
 export const USER_MESSAGE_MAX_LEN = 256;
 
-/** One of the context's inputs or outputs: key, MMR index if known, value. */
-export interface ContextEntry {
-  readonly keyId: Identifier;
-  readonly mmrIndex: bigint | null;
-  readonly value: bigint;
-}
-
-/** The private context a participant keeps between its rounds (Epic's `Context`). */
-export interface TxContext {
-  readonly parentKeyId: Identifier;
-  /** The participant's blind, offset-adjusted if it generated the offset. */
-  readonly secKey: Uint8Array;
-  readonly secNonce: Uint8Array;
-  readonly inputs: readonly ContextEntry[];
-  readonly outputs: readonly ContextEntry[];
-  readonly fee: bigint;
-  readonly participantId: number;
-  readonly paymentProofDerivationIndex: number | null;
-}
+/**
+ * The private context a participant keeps between its rounds (Epic's `Context`): the very record
+ * the store saves, so the steps and the store need no conversion.
+ */
+export type TxContext = PrivateContext;
 
 /** Where the secret randomness comes from; Epic's test mode fixes all three. */
 export interface TxRandom {
@@ -197,8 +184,8 @@ function addOurSide(
     parentKeyId: side.parentKeyId,
     secKey: r1.secKey,
     secNonce,
-    inputs: side.inputs.map((i) => ({ keyId: i.keyId, mmrIndex: i.mmrIndex, value: i.value })),
-    outputs: side.outputs.map((o) => ({ keyId: o.keyId, mmrIndex: null, value: o.value })),
+    outputIds: side.outputs.map((o) => ({ keyId: o.keyId, mmrIndex: null, value: o.value })),
+    inputIds: side.inputs.map((i) => ({ keyId: i.keyId, mmrIndex: i.mmrIndex, value: i.value })),
     fee: side.fee,
     participantId,
     paymentProofDerivationIndex: null,
@@ -274,13 +261,13 @@ export function receiveSlate(
   slate: Slate,
   keychain: ExtKeychain,
   args: Omit<RecipientArgs, 'isInitiator'> & { readonly proofSecret: Uint8Array | null },
-): { slate: Slate; output: ContextEntry } {
+): { slate: Slate; output: ContextKey } {
   const { slate: s, context } = addOutputToSlate(slate, keychain, { ...args, isInitiator: false });
   const signed =
     s.paymentProof !== null && args.proofSecret !== null
       ? addReceiverSignature(s, args.proofSecret)
       : s;
-  return { slate: signed, output: context.outputs[0] as ContextEntry };
+  return { slate: signed, output: context.outputIds[0] as ContextKey };
 }
 
 /**

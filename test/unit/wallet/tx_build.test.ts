@@ -101,7 +101,7 @@ describe('Epic doc example: init_send_tx (wallet 1, 0.6 EPIC with a payment proo
     assert.equal(context.paymentProofDerivationIndex, 0);
     assert.equal(context.fee, 800_000n);
     assert.deepEqual(
-      context.inputs.map((i) => [i.keyId.toHex(), i.value]),
+      context.inputIds.map((i) => [i.keyId.toHex(), i.value]),
       [[outputKey(0).toHex(), REWARD]],
     );
   });
@@ -156,8 +156,8 @@ function docContext(
     parentKeyId: PARENT,
     secKey: keychain.blindSum(sum).secretKey(),
     secNonce: Uint8Array.from(TEST_NONCE),
-    inputs: [],
-    outputs: [],
+    outputIds: [],
+    inputIds: [],
     fee: 0n,
     participantId,
     paymentProofDerivationIndex: null,
