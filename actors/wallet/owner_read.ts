@@ -12,7 +12,6 @@ import { WalletFailure } from '../../core/wallet/errors.js';
 import { computeWalletInfo } from '../../core/wallet/info.js';
 import {
   filterOutputs,
-  filterTxs,
   outputCommitHex,
   pageOutputs,
   pageTxs,
@@ -22,6 +21,7 @@ import {
 import { acctPathMappingToJson, summaryInfoToJson } from '../../core/wallet/types_json.js';
 import type { Token, WalletApi } from './api.js';
 import type { WalletEnv } from './env.js';
+import { accountTxs } from './owner_tx_common.js';
 import { scanWallet } from './scan_wallet.js';
 import { updateWalletState } from './updater.js';
 import { isUpdaterRunning } from './updater_api.js';
@@ -93,13 +93,7 @@ async function retrieveTxs(
 ): Promise<JsonValue> {
   const keychain = env.lifecycle.keychain(token);
   const refreshed = await refreshIfAsked(env, keychain, refreshFromNode);
-  const store = env.lifecycle.store();
-  const selected = filterTxs(store.txLogEntries(), {
-    parentKeyId: store.parentKeyId,
-    txId,
-    txSlateId,
-    outstandingOnly: false,
-  });
+  const selected = accountTxs(env.lifecycle.store(), txId, txSlateId);
   const { items, pager } = pageTxs(selected, page);
   return retrieveTxsResultToJson({ refreshFromNode: refreshed, pager, txs: items });
 }

@@ -34,6 +34,7 @@ import type { InitTxArgs, Token, WalletApi } from './api.js';
 import type { WalletEnv } from './env.js';
 import {
   accountFor,
+  accountTxs,
   checkTtl,
   entriesOf,
   nowTimestamp,
@@ -268,15 +269,7 @@ export function txApi(env: WalletEnv): TxApi {
         );
       }
       const what = txId !== null ? String(txId) : (txSlateId ?? '');
-      const parent = s.store.parentKeyId;
-      const matches = s.store
-        .txLogEntries()
-        .filter(
-          (t) =>
-            t.parentKeyId.equals(parent) &&
-            (txId === null || t.id === txId) &&
-            (txSlateId === null || t.txSlateId === txSlateId),
-        );
+      const matches = accountTxs(s.store, txId, txSlateId);
       const tx = matches[0];
       if (matches.length !== 1 || tx === undefined) {
         throw WalletFailure.transactionDoesntExist(what);

@@ -13,6 +13,7 @@ import { writeTransaction } from '../../core/ser/transaction.js';
 import { JsonFormError } from '../../core/serde/fields.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { WalletFailure } from '../../core/wallet/errors.js';
+import { filterTxs } from '../../core/wallet/paging.js';
 import type { SpendCandidate } from '../../core/wallet/selection.js';
 import { type Slate, slateErrors } from '../../core/wallet/slate.js';
 import { parseVersionedSlate, type SlateVersion } from '../../core/wallet/slate_json.js';
@@ -145,6 +146,16 @@ export function saveMessages(store: WalletStore, slate: Slate): void {
   if (entries.length === 0) throw WalletFailure.transactionDoesntExist(slate.id);
   const messages = participantMessages(slate);
   for (const t of entries) store.saveTxLogEntry({ ...t, messages });
+}
+
+/** The active account's log entries, narrowed to one id and/or slate id when given. */
+export function accountTxs(
+  store: WalletStore,
+  txId: number | null,
+  txSlateId: string | null,
+): TxLogEntry[] {
+  const f = { parentKeyId: store.parentKeyId, txId, txSlateId, outstandingOnly: false };
+  return filterTxs(store.txLogEntries(), f);
 }
 
 /** The log entries carrying `slateId` in one account. */

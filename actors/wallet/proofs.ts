@@ -14,7 +14,7 @@ import { slateErrors } from '../../core/wallet/slate.js';
 import type { TxLogEntry } from '../../core/wallet/types.js';
 import type { WalletApi } from './api.js';
 import type { WalletEnv } from './env.js';
-import { viaNode } from './owner_tx_common.js';
+import { accountTxs, viaNode } from './owner_tx_common.js';
 import { updateWalletState } from './updater.js';
 import { isUpdaterRunning } from './updater_api.js';
 
@@ -57,16 +57,7 @@ export function proofApi(env: WalletEnv): ProofApi {
       const keychain = env.lifecycle.keychain(token);
       // Epic skips the refresh while the updater runs
       if (refreshFromNode && !isUpdaterRunning(env)) await updateWalletState(env, keychain, false);
-      const store = env.lifecycle.store();
-      const parent = store.parentKeyId;
-      const txs = store
-        .txLogEntries()
-        .filter(
-          (t) =>
-            t.parentKeyId.equals(parent) &&
-            (txId === null || t.id === txId) &&
-            (txSlateId === null || t.txSlateId === txSlateId),
-        );
+      const txs = accountTxs(env.lifecycle.store(), txId, txSlateId);
       const tx = txs[0];
       if (txs.length !== 1 || tx === undefined) throw retrieval("Transaction doesn't exist");
       const proof = tx.paymentProof;
