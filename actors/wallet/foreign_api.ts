@@ -38,30 +38,32 @@ function receive(env: WalletEnv, fees: BlockFees, build: Builder): JsonValue {
   const store = env.lifecycle.store();
   const keychain = env.lifecycle.keychain(currentToken(env));
   const parent = store.parentKeyId;
-  const nextChild = store.currentChildIndex(parent);
   const keyId = fees.keyId === null ? null : Identifier.fromHex(toHex(fees.keyId)).toHex();
-  let built: CoinbaseBuild;
-  try {
-    built = build(
-      {
-        chainType: env.chainType,
-        keychain,
-        parentKeyId: parent.toHex(),
-        nextChild,
-        hasOutput: (k) => store.getOutput(Identifier.fromHex(k), null) !== null,
-      },
-      { fees: fees.fees, height: fees.height, keyId },
-    );
-  } catch (e) {
-    // Epic asserts (the request dies) on a height that pays no foundation levy.
-    if (e instanceof BlockFeesError) throw WalletFailure.genericError(e.message);
-    throw e;
-  }
-  store.batch(() => {
+  // Counter read, output build and saves in one write transaction: a command of the same wallet
+  // in another process (a send's change) must not draw the same child key in between.
+  return store.batch(() => {
+    const nextChild = store.currentChildIndex(parent);
+    let built: CoinbaseBuild;
+    try {
+      built = build(
+        {
+          chainType: env.chainType,
+          keychain,
+          parentKeyId: parent.toHex(),
+          nextChild,
+          hasOutput: (k) => store.getOutput(Identifier.fromHex(k), null) !== null,
+        },
+        { fees: fees.fees, height: fees.height, keyId },
+      );
+    } catch (e) {
+      // Epic asserts (the request dies) on a height that pays no foundation levy.
+      if (e instanceof BlockFeesError) throw WalletFailure.genericError(e.message);
+      throw e;
+    }
     if (built.nextChild !== nextChild) store.saveChildIndex(parent, built.nextChild);
     store.saveOutput(outputFromView(built.output));
+    return built.json;
   });
-  return built.json;
 }
 
 export function foreignApi(env: WalletEnv): Pick<WalletApi, ForeignKeys> {

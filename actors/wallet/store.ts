@@ -92,7 +92,10 @@ export class WalletStore {
 
   /** Runs `fn` in one SQLite transaction: committed when it returns, rolled back if it throws. */
   batch<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    // IMMEDIATE takes the write lock up front: the wallet's listener and its one-shot commands
+    // are separate processes, and a deferred transaction that read before another process
+    // wrote fails with SQLITE_BUSY at its first write instead of waiting its turn.
+    return this.db.transaction(fn).immediate();
   }
 
   // Statements are prepared once per SQL text; the set of texts is small and fixed.
