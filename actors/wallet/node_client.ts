@@ -22,6 +22,7 @@ import {
 import { kernelFromJson } from '../../core/serde/transaction.js';
 import type { TxKernel } from '../../core/types/transaction.js';
 import type { ChainUnspentOutput } from '../../core/wallet/scan_match.js';
+import { describeFailure, okOf, readCappedBody } from './http_reply.js';
 
 /** Epic's wallet Error variants this client produces. */
 export type NodeClientErrorKind = 'ClientCallback' | 'BadRequest' | 'Unauthorized' | 'NotFound';
@@ -164,7 +165,7 @@ export class NodeClient {
       });
       text = await readBounded(r, this.maxBytes);
     } catch (e) {
-      throw new TransportError(`Request error: Cannot make request: ${describe(e)}`);
+      throw new TransportError(`Request error: Cannot make request: ${describeFailure(e)}`);
     }
     let v: JsonValue;
     try {
@@ -194,7 +195,7 @@ export class NodeClient {
     try {
       reply = await this.exchange(endpoint, method, params);
     } catch (e) {
-      throw new NodeClientError('ClientCallback', `Error calling ${method}: ${describe(e)}`);
+      throw new NodeClientError('ClientCallback', `Error calling ${method}: ${describeFailure(e)}`);
     }
     if (reply.error !== null) {
       const message = typeof reply.error.message === 'string' ? reply.error.message : '';
@@ -220,7 +221,7 @@ export class NodeClient {
     } catch (e) {
       throw new NodeClientError(
         'BadRequest',
-        `Unable to parse response for ${method}: JSON decode error: ${describe(e)}`,
+        `Unable to parse response for ${method}: JSON decode error: ${describeFailure(e)}`,
       );
     }
   }
@@ -278,7 +279,10 @@ export class NodeClient {
     const replies = await Promise.all(
       chunks.map((c) =>
         this.exchange(FOREIGN, 'get_outputs', [c, null, null, false, false]).catch((e) => {
-          throw new NodeClientError('ClientCallback', `Getting outputs by id: ${describe(e)}`);
+          throw new NodeClientError(
+            'ClientCallback',
+            `Getting outputs by id: ${describeFailure(e)}`,
+          );
         }),
       ),
     );
@@ -300,7 +304,10 @@ export class NodeClient {
     try {
       reply = await this.exchange(FOREIGN, 'get_kernel', [excess, minHeight, maxHeight]);
     } catch (e) {
-      throw new NodeClientError('ClientCallback', `Error calling get_kernel: ${describe(e)}`);
+      throw new NodeClientError(
+        'ClientCallback',
+        `Error calling get_kernel: ${describeFailure(e)}`,
+      );
     }
     try {
       if (reply.error !== null) throw new Error('RPC error response');
@@ -311,7 +318,7 @@ export class NodeClient {
         return null;
       throw new NodeClientError(
         'ClientCallback',
-        `Unable to parse response for get_kernel: ${describe(e)}`,
+        `Unable to parse response for get_kernel: ${describeFailure(e)}`,
       );
     }
   }
@@ -357,26 +364,6 @@ export class NodeClient {
   }
 }
 
-/** serde reads `result["Ok"]`; a missing Ok (e.g. an `Err` reply) is JSON null. */
-function okOf(result: JsonValue | undefined): JsonValue {
-  if (
-    result === undefined ||
-    result === null ||
-    typeof result !== 'object' ||
-    Array.isArray(result)
-  )
-    return null;
-  return (result as JsonRecord).Ok ?? null;
-}
-
-function describe(e: unknown): string {
-  if (e instanceof Error) {
-    const cause = (e as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${e.message}: ${cause.message}` : e.message;
-  }
-  return String(e);
-}
-
 /** The body as text, refusing more than `max` bytes. */
 async function readBounded(r: Response, max: number): Promise<string> {
   const declared = Number(r.headers.get('content-length') ?? '0');
@@ -384,15 +371,7 @@ async function readBounded(r: Response, max: number): Promise<string> {
     await r.body?.cancel();
     throw new Error(`reply of ${declared} bytes exceeds ${max}`);
   }
-  if (r.body === null) return '';
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of r.body as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > max) throw new Error(`reply exceeds ${max} bytes`);
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts).toString('utf8');
+  return readCappedBody(r, max);
 }
 
 function tipFromJson(ok: JsonValue, p: string): NodeTip {
@@ -430,7 +409,7 @@ const clientCallback = (detail: string) => new NodeClientError('ClientCallback',
 
 function outputsOfReply(reply: Reply): { commit: string; at: OutputLocation }[] {
   const parseFail = (e: unknown) =>
-    clientCallback(`Unable to parse response for get_outputs: ${describe(e)}`);
+    clientCallback(`Unable to parse response for get_outputs: ${describeFailure(e)}`);
   let items: readonly JsonValue[];
   try {
     if (reply.error !== null) throw new Error('RPC error response');
@@ -487,7 +466,7 @@ export function unspentPageFromListing(listing: JsonRecord): UnspentPage {
     if (e instanceof NodeClientError) throw e;
     throw new NodeClientError(
       'BadRequest',
-      `Unable to parse response for get_unspent_outputs: JSON decode error: ${describe(e)}`,
+      `Unable to parse response for get_unspent_outputs: JSON decode error: ${describeFailure(e)}`,
     );
   }
 }

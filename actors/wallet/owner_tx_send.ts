@@ -14,32 +14,13 @@ import {
   slateToVersionJson,
 } from '../../core/wallet/slate_json.js';
 import type { WalletEnv } from './env.js';
+import { describeFailure, okOf, readCappedBody } from './http_reply.js';
 
 const TIMEOUT_MS = 300_000;
 /** Replies are slates or short answers; a little over the slate text cap is plenty. */
 const MAX_REPLY = MAX_SLATE_TEXT + 64 * 1024;
 
 type Record_ = { readonly [k: string]: JsonValue };
-
-function describe(e: unknown): string {
-  if (e instanceof Error) {
-    const cause = (e as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${e.message}: ${cause.message}` : e.message;
-  }
-  return String(e);
-}
-
-async function readCapped(r: Response): Promise<string> {
-  if (r.body === null) return '';
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of r.body as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > MAX_REPLY) throw new Error(`reply exceeds ${MAX_REPLY} bytes`);
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
 
 /** One JSON-RPC POST; throws a plain Error (with the HTTP status) on any transport failure. */
 async function rpcPost(
@@ -56,7 +37,7 @@ async function rpcPost(
     body: stringifyJson({ jsonrpc: '2.0', method, id: 1, params }),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
-  const text = await readCapped(r);
+  const text = await readCappedBody(r, MAX_REPLY);
   if (r.status !== 200) throw new Error(`Request error: Wrong response code: ${r.status}`);
   const v = parseJson(text, { maxLength: MAX_REPLY });
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
@@ -73,19 +54,13 @@ function errorText(what: string, reply: Record_): string {
   return `${what}: Error: ${stringifyJson(e.code ?? null)}, Message: ${stringifyJson(e.message ?? null)}`;
 }
 
-function okOf(reply: Record_): JsonValue {
-  const result = reply.result;
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) return null;
-  return (result as Record_).Ok ?? null;
-}
-
 /** `check_other_version`: V3 when listed, else V2. */
 async function otherVersion(url: string): Promise<SlateVersion> {
   let reply: Record_;
   try {
     reply = await rpcPost(url, 'check_version', [], null);
   } catch (e) {
-    const why = describe(e);
+    const why = describeFailure(e);
     if (why.includes('404')) {
       throw WalletFailure.clientCallback(
         'Other wallet is incompatible and requires an upgrade. Please urge the other wallet owner to upgrade and try the transaction again.',
@@ -96,7 +71,7 @@ async function otherVersion(url: string): Promise<SlateVersion> {
     );
   }
   if (hasError(reply)) throw WalletFailure.clientCallback(errorText('Posting transaction', reply));
-  const ok = okOf(reply) as Record_ | null;
+  const ok = okOf(reply.result) as Record_ | null;
   const api = ok?.foreign_api_version;
   const versions = ok?.supported_slate_versions;
   if (typeof api !== 'number' || api < 2 || !Array.isArray(versions)) {
@@ -129,13 +104,13 @@ export async function sendSlateHttp(env: WalletEnv, dest: string, slate: Slate):
     reply = await rpcPost(url, 'receive_tx', [outgoing, null, null, null], null);
   } catch (e) {
     throw WalletFailure.clientCallback(
-      `Posting transaction slate (is recipient listening?): ${describe(e)}`,
+      `Posting transaction slate (is recipient listening?): ${describeFailure(e)}`,
     );
   }
   if (hasError(reply)) {
     throw WalletFailure.clientCallback(errorText('Posting transaction slate', reply));
   }
-  const ok = okOf(reply);
+  const ok = okOf(reply.result);
   if (ok === null)
     env.log('wallet_send_refused', { dest, reply: stringifyJson(reply.result ?? null) });
   try {
