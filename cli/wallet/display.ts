@@ -19,6 +19,16 @@ const field = (o: JsonValue, key: string): JsonValue =>
 const amount = (v: JsonValue): string => amountToHrString(BigInt(String(v ?? '0')), false);
 const text = (v: JsonValue): string => (v === null ? '' : String(v));
 
+/** A table with one row per item of `list` (none when it is not an array). */
+function listTable(
+  list: JsonValue,
+  headers: readonly string[],
+  row: (item: JsonValue) => string[],
+): string {
+  const items = Array.isArray(list) ? list : [];
+  return `${table([headers, ...items.map(row)])}\n`;
+}
+
 /** `info`: the WalletInfo of retrieve_summary_info. */
 export function summaryText(account: string, info: JsonValue, maturity: bigint): string {
   const rows: Row[] = [['Confirmed Total', amount(field(info, 'total'))]];
@@ -40,22 +50,19 @@ export function summaryText(account: string, info: JsonValue, maturity: bigint):
 
 /** `outputs`: RetrieveOutputsResult's `outputs`. */
 export function outputsText(result: JsonValue): string {
-  const list = field(result, 'outputs');
-  const rows: string[][] = [
-    [
-      'Output Commitment',
-      'MMR Index',
-      'Block Height',
-      'Locked Until',
-      'Status',
-      'Coinbase?',
-      'Value',
-      'Tx',
-    ],
+  const headers = [
+    'Output Commitment',
+    'MMR Index',
+    'Block Height',
+    'Locked Until',
+    'Status',
+    'Coinbase?',
+    'Value',
+    'Tx',
   ];
-  for (const entry of Array.isArray(list) ? list : []) {
+  return listTable(field(result, 'outputs'), headers, (entry) => {
     const o = field(entry, 'output');
-    rows.push([
+    return [
       text(field(entry, 'commit')),
       text(field(o, 'mmr_index')),
       text(field(o, 'height')),
@@ -64,35 +71,31 @@ export function outputsText(result: JsonValue): string {
       text(field(o, 'is_coinbase')),
       amount(field(o, 'value')),
       text(field(o, 'tx_log_entry')),
-    ]);
-  }
-  return `${table(rows)}\n`;
+    ];
+  });
 }
 
 /** `txs`: RetrieveTxsResult's `txs`. */
 export function txsText(result: JsonValue): string {
-  const list = field(result, 'txs');
-  const rows: string[][] = [
-    [
-      'Id',
-      'Type',
-      'Shared Transaction Id',
-      'Creation Time',
-      'Confirmed?',
-      'Confirmation Time',
-      'Num. Inputs',
-      'Num. Outputs',
-      'Amount Credited',
-      'Amount Debited',
-      'Fee',
-      'Net Difference',
-    ],
+  const headers = [
+    'Id',
+    'Type',
+    'Shared Transaction Id',
+    'Creation Time',
+    'Confirmed?',
+    'Confirmation Time',
+    'Num. Inputs',
+    'Num. Outputs',
+    'Amount Credited',
+    'Amount Debited',
+    'Fee',
+    'Net Difference',
   ];
-  for (const t of Array.isArray(list) ? list : []) {
+  return listTable(field(result, 'txs'), headers, (t) => {
     const credited = BigInt(String(field(t, 'amount_credited') ?? '0'));
     const debited = BigInt(String(field(t, 'amount_debited') ?? '0'));
     const net = credited - debited;
-    rows.push([
+    return [
       text(field(t, 'id')),
       text(field(t, 'tx_type')),
       text(field(t, 'tx_slate_id')),
@@ -105,15 +108,14 @@ export function txsText(result: JsonValue): string {
       amountToHrString(debited, false),
       field(t, 'fee') === null ? 'None' : amount(field(t, 'fee')),
       `${net < 0n ? '-' : ''}${amountToHrString(net < 0n ? -net : net, false)}`,
-    ]);
-  }
-  return `${table(rows)}\n`;
+    ];
+  });
 }
 
 /** `account`: the accounts list. */
 export function accountsText(list: JsonValue): string {
-  const rows: string[][] = [['Name', 'Parent BIP-32 Derivation Path']];
-  for (const a of Array.isArray(list) ? list : [])
-    rows.push([text(field(a, 'label')), text(field(a, 'path'))]);
-  return `${table(rows)}\n`;
+  return listTable(list, ['Name', 'Parent BIP-32 Derivation Path'], (a) => [
+    text(field(a, 'label')),
+    text(field(a, 'path')),
+  ]);
 }
