@@ -99,7 +99,8 @@ export function peerOperations(services: Services, chainType: ChainType): PeerOp
       verb === 'ban'
         ? await services.peers('ban', { addr, reason: MANUAL_BAN })
         : await services.peers('unban', { addr });
-    return 'error' in r ? respond(500, `${verb} failed: ${r.error}`) : respond(200, '{}');
+    // Success is ban_peer's / unban_peer's `Ok` payload, `null` (spec: /v1 = /v2; Epic: `{}`).
+    return 'error' in r ? respond(500, `${verb} failed: ${r.error}`) : respond(200, 'null');
   };
 
   /**

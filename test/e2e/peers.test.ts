@@ -166,7 +166,7 @@ describe('peers through the node process', () => {
     assert.equal(await owner('get_peers', ['203.0.113.7:3414']), rpcBody({ Ok: [banned] }));
     assert.deepEqual(await v1('POST', '/v1/peers/203.0.113.7/unban'), {
       status: 200,
-      body: '{}',
+      body: 'null',
     });
     assert.deepEqual(await v1('POST', '/v1/peers/203.0.113.7/unban'), {
       status: 500,

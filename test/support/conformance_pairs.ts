@@ -257,7 +257,7 @@ export function latePairs(c: PairClient): Pair[] {
         await c.v2('owner', 'ban_peer', [BANNABLE]);
         return c.v2('owner', 'unban_peer', [BANNABLE]);
       },
-      '{}',
+      'null',
     ),
     unit(
       '/v1/chain/validate',

@@ -223,7 +223,7 @@ export function peerBanRows(): Row[] {
       `ban failed: Store(NotFoundErr("Peer at address: ${UNKNOWN}"))`,
     ),
     post(`/v1/peers/${ip}/ban`, 500, 'ban failed: PeerNotFound'),
-    post(`/v1/peers/${ip}/unban`, 200, '{}'),
+    post(`/v1/peers/${ip}/unban`, 200, 'null'),
     post(`/v1/peers/${ip}/unban`, 500, 'unban failed: PeerNotBanned'),
     post(`/v1/peers/${ip}/nope`, 400, 'invalid command'),
     post('/v1/peers/xyz/ban', 400, 'invalid peer address: /v1/peers/xyz/ban'),
@@ -231,7 +231,7 @@ export function peerBanRows(): Row[] {
     never(
       `/v1/peers/${ip}/ban`,
       200,
-      '{}',
+      'null',
       'Ok needs the peer connected; nothing connects before P2P',
       'POST',
     ),
