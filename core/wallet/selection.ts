@@ -4,8 +4,12 @@
 import { amountToHrString } from '../amount.js';
 import { txFee } from './fee.js';
 import { SlateError, slateErrors } from './slate.js';
+import { eligibleToSpend, type OutputStatus } from './types.js';
 
-export type OutputStatusName = 'Unconfirmed' | 'Unspent' | 'Locked' | 'Spent' | 'Deleted';
+// Epic's rules, shared with the stored records; exported here under selection's names.
+export { eligibleToSpend as isEligibleToSpend, numConfirmations } from './types.js';
+
+export type OutputStatusName = OutputStatus;
 
 /** What selection needs to know about one of the account's outputs. */
 export interface SpendCandidate {
@@ -53,27 +57,6 @@ export function notEnoughFunds(available: bigint, needed: bigint): SlateError {
   );
 }
 
-/** 1 + tip − height; 0 when unconfirmed or above the tip (`num_confirmations`). */
-export function numConfirmations(c: SpendCandidate, currentHeight: bigint): bigint {
-  if (c.height > currentHeight || c.status === 'Unconfirmed') return 0n;
-  return 1n + currentHeight - c.height;
-}
-
-/** `eligible_to_spend`. */
-export function isEligibleToSpend(
-  c: SpendCandidate,
-  currentHeight: bigint,
-  minimumConfirmations: bigint,
-): boolean {
-  if (c.status === 'Spent' || c.status === 'Locked') return false;
-  if (c.status === 'Unconfirmed' && c.isCoinbase) return false;
-  if (c.lockHeight > currentHeight) return false;
-  if (c.status === 'Unspent') {
-    return numConfirmations(c, currentHeight) >= minimumConfirmations;
-  }
-  return c.status === 'Unconfirmed' && minimumConfirmations === 0n;
-}
-
 function sum(coins: readonly SpendCandidate[]): bigint {
   let s = 0n;
   for (const c of coins) s += c.value;
@@ -116,7 +99,7 @@ export function selectCoins(
     throw slateErrors.argument('max_outputs must be at least 1');
   }
   const eligible = candidates
-    .filter((c) => isEligibleToSpend(c, currentHeight, minimumConfirmations))
+    .filter((c) => eligibleToSpend(c, currentHeight, minimumConfirmations))
     .sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   const eligibleCount = eligible.length;
   if (eligible.length > maxOutputs) {

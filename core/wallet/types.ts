@@ -197,15 +197,21 @@ export function newTxLogEntry(
   };
 }
 
+/**
+ * What the confirmation and spending rules read of an output: a stored OutputData, or the
+ * candidate record coin selection works on.
+ */
+export type OutputSpendView = Pick<OutputData, 'status' | 'height' | 'lockHeight' | 'isCoinbase'>;
+
 /** `OutputData::num_confirmations`: 0 while unconfirmed or above the given height. */
-export function numConfirmations(out: OutputData, currentHeight: bigint): bigint {
+export function numConfirmations(out: OutputSpendView, currentHeight: bigint): bigint {
   if (out.height > currentHeight || out.status === 'Unconfirmed') return 0n;
   return 1n + (currentHeight - out.height);
 }
 
 /** `OutputData::eligible_to_spend`. */
 export function eligibleToSpend(
-  out: OutputData,
+  out: OutputSpendView,
   currentHeight: bigint,
   minimumConfirmations: bigint,
 ): boolean {
