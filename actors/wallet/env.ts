@@ -17,7 +17,11 @@ export const MAX_STATUS_MESSAGES = 10_000;
 export class StatusQueue {
   private readonly items: JsonValue[] = [];
 
+  /** `echo` sees each message as it is queued (a command's progress display). */
+  constructor(private readonly echo: ((m: JsonValue) => void) | null = null) {}
+
   push(message: JsonValue): void {
+    this.echo?.(message);
     this.items.push(message);
     if (this.items.length > MAX_STATUS_MESSAGES) this.items.shift();
   }

@@ -12,6 +12,7 @@ import { exclusiveRunner, StatusQueue, type WalletEnv } from './env.js';
 import { WalletLifecycle } from './lifecycle.js';
 import type { WalletEvents, WalletInit, WalletProtocol, WalletReply } from './messages.js';
 import { NodeClient } from './node_client.js';
+import { echoStatus } from './progress.js';
 import { walletService } from './service.js';
 import { pollSyncOnce, startSyncPoller } from './sync.js';
 
@@ -30,7 +31,7 @@ function walletEnv(init: WalletInit, ctx: ActorContext<WalletEvents>): WalletEnv
       url: config.checkNodeApiHttpAddr,
       secret: readApiSecretIfPresent(config.nodeApiSecretPath),
     }),
-    status: new StatusQueue(),
+    status: new StatusQueue(init.echoStatus === true ? (m) => echoStatus(m) : null),
     get synced() {
       return synced;
     },

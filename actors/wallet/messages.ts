@@ -30,6 +30,8 @@ export interface WalletInit {
    */
   readonly sync: 'poll' | 'once' | 'off';
   readonly syncPollMs?: number;
+  /** Show the updater's messages on stderr as they come (commands run in a terminal). */
+  readonly echoStatus?: boolean;
 }
 
 export const walletActor = actorModule<WalletProtocol, WalletInit, WalletEvents>(

@@ -214,8 +214,7 @@ export async function scan(
   startHeight: bigint | null,
   deleteUnconfirmed: boolean,
 ): Promise<void> {
+  // Progress was shown as it came (the session echoes the updater's messages).
   await api.scan(null, startHeight, deleteUnconfirmed);
-  for (const m of (await api.getUpdaterMessages(10_000)) as JsonValue[])
-    out(`${stringifyJson(m)}\n`);
   out('Wallet check complete\n');
 }

@@ -66,7 +66,7 @@ export async function openSession(
 ): Promise<WalletSession> {
   const system = new ActorSystem({ placement, deadlineMs: WALLET_DEADLINE_MS });
   const sync = placement === 'thread' ? 'poll' : password === null ? 'off' : 'once';
-  const init = { config, password, sync } as const;
+  const init = { config, password, sync, echoStatus: placement === 'inline' } as const;
   const ref = await system.spawn(walletActor, { name: 'wallet', init });
   return {
     api: remoteWalletApi(ref),
