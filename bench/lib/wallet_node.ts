@@ -1,7 +1,7 @@
 // The node bench/wallet.ts measures against, holding the plan's first `count` blocks: started on
 // a copy of the cached database when there is one for that height, else fed the cached blocks,
-// else mined (while the parts are still being built, on a first run) — and, when the whole plan
-// was mined, stopped, its database cached, and started again on it.
+// else mined (while the parts are still being built, on a first run) — and, when it was fed the
+// whole plan, stopped, its database cached, and started again on it.
 import { join } from 'node:path';
 import { getTip } from '../../test/support/block_feed.js';
 import {
@@ -61,21 +61,36 @@ async function fromSnapshot(key: ChainSize, count: number, say: Say): Promise<Ch
   return { node, fed: { how: 'copied', seconds, blocks: [] }, phases: null };
 }
 
-async function fromBlocks(key: ChainSize, count: number, say: Say): Promise<ChainOnNode | null> {
+/** Stops the node, keeps its database for later runs, and starts it again on it. */
+async function snapshotAndRestart(node: NodeProcess, key: ChainSize): Promise<NodeProcess> {
+  const tip = await getTip(node.url);
+  await node.stop();
+  saveChainSnapshot(key, join(node.home, 'chain_data'), { height: tip.height, hash: tip.hash });
+  return startIn(node.home);
+}
+
+async function fromBlocks(
+  key: ChainSize,
+  count: number,
+  whole: boolean,
+  say: Say,
+): Promise<ChainOnNode | null> {
   const blocks = cachedBlocks(key, count);
   if (blocks === null) return null;
-  const node = await startIn(tempHome());
+  let node = await startIn(tempHome());
+  let fed: FedChain;
   try {
-    const fed = await replayChain(node.url, blocks, (d, t) => {
+    fed = await replayChain(node.url, blocks, (d, t) => {
       if (d % 250 === 0 || d === t) say(`replayed ${d}/${t}`);
     });
-    return { node, fed, phases: null };
   } catch (e) {
     say(`the cached blocks were refused (${String(e).slice(0, 300)}): mining again`);
     dropBlocks(key);
     await discard(node);
     return null;
   }
+  if (whole) node = await snapshotAndRestart(node, key);
+  return { node, fed, phases: null };
 }
 
 /** Mines, records the blocks, and after the whole plan saves the database and restarts on it. */
@@ -101,12 +116,7 @@ async function mined(
       },
       blockRecorder(key),
     );
-    if (count === src.plan.blocks.length) {
-      const tip = await getTip(node.url);
-      await node.stop();
-      saveChainSnapshot(key, join(home, 'chain_data'), { height: tip.height, hash: tip.hash });
-      node = await startIn(home);
-    }
+    if (count === src.plan.blocks.length) node = await snapshotAndRestart(node, key);
     return { node, fed, phases: fed.phases };
   } catch (e) {
     await discard(node);
@@ -120,10 +130,10 @@ export async function chainOnNode(
   count: number,
   say: Say,
 ): Promise<ChainOnNode> {
-  const ready = (await fromSnapshot(key, count, say)) ?? (await fromBlocks(key, count, say));
+  const whole = count === src.plan.blocks.length;
+  const ready = (await fromSnapshot(key, count, say)) ?? (await fromBlocks(key, count, whole, say));
   if (ready !== null) return ready;
   // Mining starts the cached record afresh: a shorter run must not cut the plan's chain short.
-  if (count !== src.plan.blocks.length)
-    throw new Error(`only the whole plan is mined; ${count} blocks are not cached yet`);
+  if (!whole) throw new Error(`only the whole plan is mined; ${count} blocks are not cached yet`);
   return mined(src, key, count, say);
 }
