@@ -135,29 +135,35 @@ export function addTransactionElements(
   return { slate: { ...updateKernel(slate), tx }, blind };
 }
 
-export interface SenderArgs {
-  readonly inputs: readonly InputSpec[];
-  readonly change: readonly OutputSpec[];
-  readonly fee: bigint;
+/** What the sender's and the recipient's steps are both told. */
+export interface StepArgs {
   readonly parentKeyId: Identifier;
   readonly message: string | null;
-  /** true: round 1 only (send); false: rounds 1 and 2 (paying an invoice). */
+  /**
+   * true: round 1 only (send, issuing an invoice); false: rounds 1 and 2 (paying an invoice,
+   * receiving).
+   */
   readonly isInitiator: boolean;
   readonly random?: TxRandom;
 }
 
-/** One participant's part of a slate, as the sender's and the recipient's steps fill it. */
+export interface SenderArgs extends StepArgs {
+  readonly inputs: readonly InputSpec[];
+  readonly change: readonly OutputSpec[];
+  readonly fee: bigint;
+}
+
+export interface RecipientArgs extends StepArgs {
+  readonly keyId: Identifier;
+}
+
+/** One participant's elements, as the sender's and the recipient's steps fill them. */
 interface OurSide {
   readonly participantId: number;
   readonly inputs: readonly InputSpec[];
   readonly outputs: readonly OutputSpec[];
   /** The fee the context remembers: the sender's; 0 for the recipient, as Epic. */
   readonly fee: bigint;
-  readonly parentKeyId: Identifier;
-  readonly message: string | null;
-  /** true: round 1 only; false: rounds 1 and 2. */
-  readonly isInitiator: boolean;
-  readonly random: TxRandom;
 }
 
 /**
@@ -167,21 +173,23 @@ interface OurSide {
 function addOurSide(
   slate: Slate,
   keychain: ExtKeychain,
+  args: StepArgs,
   side: OurSide,
 ): { slate: Slate; context: TxContext } {
-  const { participantId, random } = side;
+  const { participantId } = side;
+  const random = args.random ?? SECURE_RANDOM;
   const built = addTransactionElements(slate, keychain, side.inputs, side.outputs);
   const secNonce = random.secnonce();
   const r1 = fillRound1(built.slate, {
     secKey: built.blind,
     secNonce,
     participantId,
-    message: truncateMessage(side.message),
+    message: truncateMessage(args.message),
     offset: random.offset(),
     ...messageNonceOf(random),
   });
   const context: TxContext = {
-    parentKeyId: side.parentKeyId,
+    parentKeyId: args.parentKeyId,
     secKey: r1.secKey,
     secNonce,
     outputIds: side.outputs.map((o) => ({ keyId: o.keyId, mmrIndex: null, value: o.value })),
@@ -190,7 +198,7 @@ function addOurSide(
     participantId,
     paymentProofDerivationIndex: null,
   };
-  const out = side.isInitiator
+  const out = args.isInitiator
     ? r1.slate
     : fillRound2(r1.slate, r1.secKey, secNonce, participantId);
   return { slate: out, context };
@@ -210,25 +218,8 @@ export function addInputsToSlate(
   keychain: ExtKeychain,
   args: SenderArgs,
 ): { slate: Slate; context: TxContext } {
-  return addOurSide({ ...slate, fee: args.fee }, keychain, {
-    participantId: 0,
-    inputs: args.inputs,
-    outputs: args.change,
-    fee: args.fee,
-    parentKeyId: args.parentKeyId,
-    message: args.message,
-    isInitiator: args.isInitiator,
-    random: args.random ?? SECURE_RANDOM,
-  });
-}
-
-export interface RecipientArgs {
-  readonly keyId: Identifier;
-  readonly parentKeyId: Identifier;
-  readonly message: string | null;
-  /** true: round 1 only (issuing an invoice); false: rounds 1 and 2 (receiving). */
-  readonly isInitiator: boolean;
-  readonly random?: TxRandom;
+  const side = { participantId: 0, inputs: args.inputs, outputs: args.change, fee: args.fee };
+  return addOurSide({ ...slate, fee: args.fee }, keychain, args, side);
 }
 
 /**
@@ -240,16 +231,9 @@ export function addOutputToSlate(
   keychain: ExtKeychain,
   args: RecipientArgs,
 ): { slate: Slate; context: TxContext } {
-  return addOurSide(slate, keychain, {
-    participantId: 1,
-    inputs: [],
-    outputs: [{ keyId: args.keyId, value: slate.amount }],
-    fee: 0n,
-    parentKeyId: args.parentKeyId,
-    message: args.message,
-    isInitiator: args.isInitiator,
-    random: args.random ?? SECURE_RANDOM,
-  });
+  const output = { keyId: args.keyId, value: slate.amount };
+  const side = { participantId: 1, inputs: [], outputs: [output], fee: 0n };
+  return addOurSide(slate, keychain, args, side);
 }
 
 /**
