@@ -2,16 +2,20 @@
 // it afterwards. Shared by the node and wallet process helpers of the end-to-end tests.
 import type { ChildProcess } from 'node:child_process';
 
-export interface ListeningChild {
+/** A running child process of a test, and how to end it. */
+export interface ChildHandle {
   readonly proc: ChildProcess;
-  /** The `pattern` match on the log (its groups carry the address). */
-  readonly match: RegExpExecArray;
   /** stderr so far. */
   readonly stderr: () => string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL, then wait until the process is gone. */
   kill(): Promise<void>;
+}
+
+export interface ListeningChild extends ChildHandle {
+  /** The `pattern` match on the log (its groups carry the address). */
+  readonly match: RegExpExecArray;
 }
 
 export interface ListeningOptions {

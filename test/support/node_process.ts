@@ -1,28 +1,21 @@
 // Starts the real `mwnode` executable (compiled CLI) on the automated-testing chain in a
 // temporary home, on a free port, and stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over
 // HTTP like any client.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitForListening } from './child_listening.js';
+import { type ChildHandle, waitForListening } from './child_listening.js';
 
 /** The node of the same build as these tests (dist/, or a private dist-x/ when built there). */
 export const MWNODE = fileURLToPath(new URL('../../cli/mwnode.js', import.meta.url));
 
-export interface NodeProcess {
+export interface NodeProcess extends ChildHandle {
   readonly home: string;
   readonly configFile: string;
   readonly port: number;
   readonly url: string;
-  readonly proc: ChildProcess;
-  /** stderr so far. */
-  readonly stderr: () => string;
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
-  /** SIGKILL, then wait until the process is gone. */
-  kill(): Promise<void>;
 }
 
 export interface NodeOptions {

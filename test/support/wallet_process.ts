@@ -1,6 +1,6 @@
 // The real `mwwallet` executable in tests: configuration beside a test node, one-shot commands,
 // and listeners whose ports are read from their `listening` log lines.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import {
   type WalletConfig,
 } from '../../config/wallet_toml.js';
 import type { ChainType } from '../../core/chain_type.js';
-import { waitForListening } from './child_listening.js';
+import { type ChildHandle, waitForListening } from './child_listening.js';
 
 export const MWWALLET = fileURLToPath(new URL('../../cli/mwwallet.js', import.meta.url));
 
@@ -93,12 +93,8 @@ export function walletCommand(
   );
 }
 
-export interface WalletListener {
+export interface WalletListener extends ChildHandle {
   readonly url: string;
-  readonly proc: ChildProcess;
-  readonly stderr: () => string;
-  readonly stop: () => Promise<number | null>;
-  readonly kill: () => Promise<void>;
 }
 
 /** Starts `listen` (foreign) or `owner_api` and waits for its listening line. */
