@@ -7,6 +7,7 @@ import { AmountError } from '../core/amount.js';
 import { JsonError } from '../core/json/parse.js';
 import { isWalletFailure } from '../core/wallet/errors.js';
 import { TlsConfigError } from '../gateway/tls.js';
+import { ActorInitError } from '../runtime/index.js';
 import { type ActionRunner, newProgram, runCli } from './program.js';
 import * as cmd from './wallet/commands.js';
 import { initWallet } from './wallet/init.js';
@@ -244,6 +245,9 @@ function buildProgram(run: ActionRunner): Command {
 
 function expectedMessage(err: unknown): string | null {
   if (isWalletFailure(err)) return `Wallet error: ${err.message}`;
+  // Opening the wallet is the actor's start: a wrong password arrives as its init failure.
+  if (err instanceof ActorInitError)
+    return `Wallet error: ${err.message.replace(/^actor \S+ failed to start: /, '')}`;
   if (
     err instanceof ConfigError ||
     err instanceof SecretFileError ||
