@@ -129,10 +129,17 @@ export function newMasterKey(
   };
 }
 
-/** `ckd_priv`: hardened indexes hash 00 ‖ key, normal ones the compressed public key. */
-export function ckdPriv(parent: ExtendedPrivKey, childNumber: number): ExtendedPrivKey {
+/**
+ * `ckd_priv`: hardened indexes hash 00 ‖ key, normal ones the compressed public key.
+ * `parentPub` lets a caller that keeps the parent's public key skip its scalar multiplication;
+ * it must be `publicKeyFromSecret(parent.secretKey)`.
+ */
+export function ckdPriv(
+  parent: ExtendedPrivKey,
+  childNumber: number,
+  parentPub: Uint8Array = publicKeyFromSecret(parent.secretKey),
+): ExtendedPrivKey {
   const n = checkChildNumber(childNumber);
-  const parentPub = publicKeyFromSecret(parent.secretKey);
   const keyData = isHardened(n) ? Uint8Array.from([0, ...parent.secretKey]) : parentPub;
   const i = hmac(sha512, parent.chainCode, Uint8Array.from([...keyData, ...u32be(n)]));
   const tweak = secretKeyFromSlice(i.subarray(0, 32));
@@ -147,7 +154,7 @@ export function ckdPriv(parent: ExtendedPrivKey, childNumber: number): ExtendedP
 }
 
 export function derivePriv(key: ExtendedPrivKey, path: readonly number[]): ExtendedPrivKey {
-  return path.reduce(ckdPriv, key);
+  return path.reduce((k, n) => ckdPriv(k, n), key);
 }
 
 /** `ExtendedPubKey::from_private`: same fields, public key, and the hasher's public version. */

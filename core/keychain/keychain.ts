@@ -1,5 +1,6 @@
-// Epic's `ExtKeychain`: a master extended key from which every output key is derived again by
-// identifier, with the switch-commitment blind applied on top for Regular outputs.
+// Epic's `ExtKeychain`: a master extended key from which every output key is derived by
+// identifier (from a cached parent key; the result is the same), with the switch-commitment
+// blind applied on top for Regular outputs.
 
 import { randomInt } from 'node:crypto';
 import { blindSwitch, CommitError, commit as pedersenCommit } from '../crypto/commit.js';
@@ -9,7 +10,7 @@ import { BlindingFactor, type BlindSum, type ValueExtKeychainPath } from './blin
 import { KeychainError } from './errors.js';
 import {
   type Bip32Hasher,
-  derivePriv,
+  ckdPriv,
   type ExtendedPrivKey,
   type ExtendedPubKey,
   epicHasher,
@@ -27,7 +28,20 @@ import { SwitchCommitmentType } from './switch_type.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/** Parent keys kept per keychain; a wallet uses a handful of accounts, so this never fills. */
+export const PARENT_CACHE_SIZE = 64;
+
+/** A derived parent with its public key, which every normal child step hashes. */
+interface CachedParent {
+  readonly key: ExtendedPrivKey;
+  readonly publicKey: Uint8Array;
+}
+
 export class ExtKeychain {
+  // Output keys are m/a/b/…/i: all but the last step are shared by every key of an account, and
+  // each step costs a scalar multiplication, so the parents are kept (in memory only) by path.
+  private readonly parents = new Map<string, CachedParent>();
+
   private constructor(
     readonly master: ExtendedPrivKey,
     readonly hasher: Bip32Hasher,
@@ -79,7 +93,39 @@ export class ExtKeychain {
 
   /** The extended private key at an identifier's path (the root id gives the master key). */
   deriveExtendedKey(id: Identifier): ExtendedPrivKey {
-    return derivePriv(this.master, id.toPath().derivationPath());
+    const path = id.toPath().derivationPath();
+    if (path.length === 0) return this.master;
+    const parent = this.parentKey(path.slice(0, -1));
+    return ckdPriv(parent.key, path[path.length - 1] as number, parent.publicKey);
+  }
+
+  /** Number of parent keys currently cached (tests). */
+  cachedParentCount(): number {
+    return this.parents.size;
+  }
+
+  /** The extended key at `path` with its public key, from the cache or derived and cached. */
+  private parentKey(path: readonly number[]): CachedParent {
+    if (path.length === 0) return this.cacheParent('', this.master);
+    const name = path.join('/');
+    const hit = this.parents.get(name);
+    if (hit !== undefined) return hit;
+    const up = this.parentKey(path.slice(0, -1));
+    const key = ckdPriv(up.key, path[path.length - 1] as number, up.publicKey);
+    return this.cacheParent(name, key);
+  }
+
+  private cacheParent(name: string, key: ExtendedPrivKey): CachedParent {
+    const hit = this.parents.get(name);
+    if (hit !== undefined) return hit;
+    // Oldest first out; Map keeps insertion order.
+    if (this.parents.size >= PARENT_CACHE_SIZE) {
+      const oldest = this.parents.keys().next().value as string;
+      this.parents.delete(oldest);
+    }
+    const entry = { key, publicKey: publicKeyFromSecret(key.secretKey) };
+    this.parents.set(name, entry);
+    return entry;
   }
 
   /** `derive_key`: the path's key, switch-blinded with the value when the type is Regular. */
