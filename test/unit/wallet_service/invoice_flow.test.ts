@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { foreignTxApi } from '../../../actors/wallet/foreign_tx.js';
 import { txApi } from '../../../actors/wallet/owner_tx.js';
-import { updateWalletState } from '../../../actors/wallet/updater.js';
 import { toHex } from '../../../core/bytes.js';
 import type { JsonValue } from '../../../core/json/value.js';
 import { txFee } from '../../../core/wallet/fee.js';
@@ -13,18 +12,15 @@ import { parseVersionedSlate } from '../../../core/wallet/slate_json.js';
 import {
   mineBlocks,
   mineToWallet,
+  refreshWallet,
   sendArgs,
   startTestNet,
   type TestNet,
-  type TestWallet,
   walletInfo,
 } from './tx_support.js';
 
 let net: TestNet;
 let coinValue = 0n;
-
-const refresh = (w: TestWallet) =>
-  updateWalletState(w.env, w.env.lifecycle.keychain(w.token), false);
 
 before(async () => {
   net = await startTestNet();
@@ -117,8 +113,8 @@ describe('invoice: B asks A for an amount', () => {
 
   it('a block later: A paid amount + fee, B got the amount, both entries confirmed', async () => {
     await mineBlocks(net.node.url, 1);
-    assert.equal(await refresh(net.a), true);
-    assert.equal(await refresh(net.b), true);
+    assert.equal(await refreshWallet(net.a), true);
+    assert.equal(await refreshWallet(net.b), true);
     assert.equal(walletInfo(net.a).total, coinValue - amount - fee);
     assert.equal(walletInfo(net.b).total, amount);
     assert.deepEqual(

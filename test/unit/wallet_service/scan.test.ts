@@ -17,8 +17,8 @@ import { coinbaseValue } from '../../../core/wallet/coinbase.js';
 import { type KillableNode, startKillable } from '../../support/killable_node.js';
 import { ownerSecret, removeHome } from '../../support/node_process.js';
 import {
+  coinbaseEntryJson,
   drainStatus,
-  FIXED_TS,
   makeEnv,
   mineWithWallet,
   removeDir,
@@ -122,28 +122,7 @@ describe('restore from the recovery phrase into a fresh wallet', () => {
     };
     assert.deepEqual(
       r.txs,
-      [1n, 2n, 3n].map((h, i) => ({
-        confirmation_height: null,
-        parent_key_id: DEFAULT.toHex(),
-        id: i,
-        tx_slate_id: null,
-        tx_type: 'ConfirmedCoinbase',
-        creation_ts: FIXED_TS,
-        confirmation_ts: FIXED_TS,
-        confirmed: true,
-        num_inputs: 0,
-        num_outputs: 1,
-        amount_credited: v(h).toString(),
-        amount_debited: '0',
-        fee: null,
-        ttl_cutoff_height: null,
-        messages: null,
-        stored_tx: null,
-        kernel_excess: null,
-        kernel_lookup_min_height: null,
-        payment_proof: null,
-        public_addr: 'Restore',
-      })),
+      [1n, 2n, 3n].map((h, i) => coinbaseEntryJson(i, v(h), { public_addr: 'Restore' })),
     );
   });
 

@@ -12,6 +12,7 @@ import { NodeClient } from '../../../actors/wallet/node_client.js';
 import { defaultWalletConfig } from '../../../config/wallet_toml.js';
 import { buildBlockBody } from '../../../core/chain/block_build.js';
 import type { JsonValue } from '../../../core/json/value.js';
+import { defaultAccountId } from '../../../core/keychain/identifier.js';
 import { headerFromJson } from '../../../core/serde/block.js';
 import { difficultyFromJson } from '../../../core/serde/pow.js';
 import {
@@ -64,6 +65,40 @@ export async function rejectsWith(p: Promise<unknown>, err: JsonValue): Promise<
 /** Every queued status message, oldest first (the queue hands them out newest first). */
 export function drainStatus(env: WalletEnv): JsonValue[] {
   return env.status.take(env.status.size).reverse();
+}
+
+/**
+ * A confirmed coinbase entry as retrieve_txs prints it (default account, FIXED_TS clock); `over`
+ * holds the fields a refresh and a scan fill differently (heights, kernel excess, public_addr).
+ */
+export function coinbaseEntryJson(
+  id: number,
+  credited: bigint,
+  over: { [k: string]: JsonValue },
+): JsonValue {
+  return {
+    confirmation_height: null,
+    parent_key_id: defaultAccountId().toHex(),
+    id,
+    tx_slate_id: null,
+    tx_type: 'ConfirmedCoinbase',
+    creation_ts: FIXED_TS,
+    confirmation_ts: FIXED_TS,
+    confirmed: true,
+    num_inputs: 0,
+    num_outputs: 1,
+    amount_credited: credited.toString(),
+    amount_debited: '0',
+    fee: null,
+    ttl_cutoff_height: null,
+    messages: null,
+    stored_tx: null,
+    kernel_excess: null,
+    kernel_lookup_min_height: null,
+    payment_proof: null,
+    public_addr: null,
+    ...over,
+  };
 }
 
 export interface MinedBlock {

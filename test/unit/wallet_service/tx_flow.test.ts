@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import { foreignTxApi } from '../../../actors/wallet/foreign_tx.js';
 import { txApi } from '../../../actors/wallet/owner_tx.js';
 import { proofApi } from '../../../actors/wallet/proofs.js';
-import { updateWalletState } from '../../../actors/wallet/updater.js';
 import { toHex } from '../../../core/bytes.js';
 import { parseJson } from '../../../core/json/parse.js';
 import { stringifyJson } from '../../../core/json/stringify.js';
@@ -22,6 +21,7 @@ import {
   hexBytes,
   mineBlocks,
   mineToWallet,
+  refreshWallet,
   sendAndConfirm,
   sendArgs,
   startTestNet,
@@ -32,9 +32,6 @@ import {
 
 let net: TestNet;
 let coinValue = 0n;
-
-const refresh = (w: TestWallet) =>
-  updateWalletState(w.env, w.env.lifecycle.keychain(w.token), false);
 
 before(async () => {
   net = await startTestNet();
@@ -183,8 +180,8 @@ describe('send A → B by hand (init, receive, lock, finalize, post)', () => {
 
   it('after a block and a refresh: exact balances, both entries confirmed', async () => {
     await mineBlocks(net.node.url, 1);
-    assert.equal(await refresh(net.a), true);
-    assert.equal(await refresh(net.b), true);
+    assert.equal(await refreshWallet(net.a), true);
+    assert.equal(await refreshWallet(net.b), true);
     const infoA = walletInfo(net.a);
     const infoB = walletInfo(net.b);
     assert.equal(infoA.total, 2n * coinValue - amount - fee);
@@ -269,8 +266,8 @@ describe('send A → B with send_args (http, finalize, post)', () => {
       server.close();
     }
     await mineBlocks(net.node.url, 1);
-    assert.equal(await refresh(net.a), true);
-    assert.equal(await refresh(net.b), true);
+    assert.equal(await refreshWallet(net.a), true);
+    assert.equal(await refreshWallet(net.b), true);
     assert.equal(walletInfo(net.a).total, beforeA - amount - txFee(1, 2, 1));
     assert.equal(walletInfo(net.b).total, beforeB + amount);
   });

@@ -18,12 +18,10 @@ import { txApi } from '../../../actors/wallet/owner_tx.js';
 import { updateWalletState } from '../../../actors/wallet/updater.js';
 import { defaultWalletConfig } from '../../../config/wallet_toml.js';
 import { fromHex } from '../../../core/bytes.js';
-import { buildBlockBody, type RewardParts } from '../../../core/chain/block_build.js';
+import type { RewardParts } from '../../../core/chain/block_build.js';
 import { totalFees } from '../../../core/crypto/kernel.js';
 import type { JsonValue } from '../../../core/json/value.js';
 import { Identifier } from '../../../core/keychain/identifier.js';
-import { headerFromJson } from '../../../core/serde/block.js';
-import { difficultyFromJson } from '../../../core/serde/pow.js';
 import {
   kernelToJson,
   outputToJson,
@@ -33,9 +31,10 @@ import { buildCoinbase } from '../../../core/wallet/coinbase.js';
 import { computeWalletInfo } from '../../../core/wallet/info.js';
 import type { OutputData, WalletInfo } from '../../../core/wallet/types.js';
 import { type KillableNode, startKillable } from '../../support/killable_node.js';
-import { AUTO, foreignOk, mineBlock, solve, submit } from '../../support/miner.js';
+import { foreignOk, mineBlock, submit } from '../../support/miner.js';
 import { ownerSecret, removeHome } from '../../support/node_process.js';
 import { WALLET1_MNEMONIC, WALLET2_MNEMONIC } from '../wallet/doc_wallets.js';
+import { mineCbData } from './service_fixture.js';
 
 export const PASSWORD = 'pass';
 
@@ -122,17 +121,8 @@ async function mineWithCoinbase(
     .map((t, i) => transactionFromJson(t, `transactions[${i}]`))
     .reduce((sum, tx) => sum + totalFees(tx.body.kernels), 0n);
   const coinbase = build(height, fees);
-  const finalized = (await foreignOk(url, 'finalize_block_template', [
-    { output: outputToJson(coinbase.output), kernel: kernelToJson(coinbase.kernel) },
-  ])) as { [k: string]: JsonValue };
-  const header = headerFromJson(finalized.header, 'header', AUTO);
-  const txs = (finalized.transactions as JsonValue[]).map((t, i) =>
-    transactionFromJson(t, `transactions[${i}]`),
-  );
-  const target = difficultyFromJson(template.block_difficulty, 'block_difficulty');
-  const solved = solve(header, target.cuckaroo ?? 0n);
-  const { body } = buildBlockBody(txs, [coinbase]);
-  assert.deepEqual((await submit(url, { header: solved, body })).body.result, { Ok: null });
+  const cb = { output: outputToJson(coinbase.output), kernel: kernelToJson(coinbase.kernel) };
+  await mineCbData(url, template, cb);
   return height;
 }
 
@@ -239,6 +229,11 @@ export function hexBytes(hex: string): Uint8Array {
   return b;
 }
 
+/** A refresh of `w` from its node (not a full scan), as the Owner API's refresh runs it. */
+export function refreshWallet(w: TestWallet): Promise<boolean> {
+  return updateWalletState(w.env, w.env.lifecycle.keychain(w.token), false);
+}
+
 /**
  * A complete send from `from` to `to` (init, receive, lock, finalize, post), mined into one
  * block and refreshed on both sides. Returns the final slate's JSON.
@@ -255,8 +250,6 @@ export async function sendAndConfirm(
   const final = await txApi(from.env).finalizeTx(from.token, received);
   await txApi(from.env).postTx(from.token, (final as { tx: JsonValue }).tx, false);
   await mineBlocks(net.node.url, 1);
-  for (const w of [from, to]) {
-    assert.equal(await updateWalletState(w.env, w.env.lifecycle.keychain(w.token), false), true);
-  }
+  for (const w of [from, to]) assert.equal(await refreshWallet(w), true);
   return final;
 }

@@ -24,9 +24,9 @@ import { type KillableNode, startKillable } from '../../support/killable_node.js
 import { foreignOk } from '../../support/miner.js';
 import { ownerSecret, removeHome } from '../../support/node_process.js';
 import {
+  coinbaseEntryJson,
   drainStatus,
   FIXED_NOW,
-  FIXED_TS,
   type MinedBlock,
   makeEnv,
   mineCbData,
@@ -157,28 +157,13 @@ describe('refresh after mining the wallet coinbases (tip 5)', () => {
     };
     assert.deepEqual(
       r.txs,
-      mined.map((m, i) => ({
-        confirmation_height: 5,
-        parent_key_id: DEFAULT.toHex(),
-        id: i,
-        tx_slate_id: null,
-        tx_type: 'ConfirmedCoinbase',
-        creation_ts: FIXED_TS,
-        confirmation_ts: FIXED_TS,
-        confirmed: true,
-        num_inputs: 0,
-        num_outputs: 1,
-        amount_credited: v(BigInt(i + 1)).toString(),
-        amount_debited: '0',
-        fee: null,
-        ttl_cutoff_height: null,
-        messages: null,
-        stored_tx: null,
-        kernel_excess: excessOf(m),
-        kernel_lookup_min_height: 5,
-        payment_proof: null,
-        public_addr: null,
-      })),
+      mined.map((m, i) =>
+        coinbaseEntryJson(i, v(BigInt(i + 1)), {
+          confirmation_height: 5,
+          kernel_excess: excessOf(m),
+          kernel_lookup_min_height: 5,
+        }),
+      ),
     );
   });
 
