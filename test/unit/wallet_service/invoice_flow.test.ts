@@ -11,10 +11,9 @@ import { txFee } from '../../../core/wallet/fee.js';
 import { parseVersionedSlate } from '../../../core/wallet/slate_json.js';
 import {
   mineBlocks,
-  mineToWallet,
   refreshWallet,
   sendArgs,
-  startTestNet,
+  startFundedNet,
   type TestNet,
   walletInfo,
 } from './tx_support.js';
@@ -23,9 +22,9 @@ let net: TestNet;
 let coinValue = 0n;
 
 before(async () => {
-  net = await startTestNet();
-  coinValue = (await mineToWallet(net.node.url, net.a)).value;
-  await mineBlocks(net.node.url, 3);
+  const funded = await startFundedNet(1);
+  net = funded.net;
+  coinValue = funded.mined[0]?.value ?? 0n;
 });
 
 after(async () => {

@@ -11,15 +11,7 @@ import type { JsonValue } from '../../../core/json/value.js';
 import { proofAddress } from '../../../core/wallet/payment_proof.js';
 import { parseVersionedSlate } from '../../../core/wallet/slate_json.js';
 import { PARENT, wallet1 } from '../wallet/doc_wallets.js';
-import {
-  hexBytes,
-  mineBlocks,
-  mineToWallet,
-  sendAndConfirm,
-  sendArgs,
-  startTestNet,
-  type TestNet,
-} from './tx_support.js';
+import { hexBytes, sendAndConfirm, sendArgs, startFundedNet, type TestNet } from './tx_support.js';
 
 let net: TestNet;
 const amount = 50_000_000n;
@@ -48,10 +40,9 @@ const failure = (text: string) => (e: unknown) => {
 };
 
 before(async () => {
-  net = await startTestNet();
-  notAKernel = (await mineToWallet(net.node.url, net.a)).commit ?? '';
-  await mineToWallet(net.node.url, net.a);
-  await mineBlocks(net.node.url, 3);
+  const funded = await startFundedNet(2);
+  net = funded.net;
+  notAKernel = funded.mined[0]?.commit ?? '';
   const bAddress = (await proofApi(net.b.env).getPublicProofAddress(net.b.token, 0)) as string;
   const final = await sendAndConfirm(
     net,

@@ -8,16 +8,14 @@ import { after, before, describe, it } from 'node:test';
 import { foreignTxApi } from '../../../actors/wallet/foreign_tx.js';
 import { NodeClient } from '../../../actors/wallet/node_client.js';
 import { txApi } from '../../../actors/wallet/owner_tx.js';
-import { updateWalletState } from '../../../actors/wallet/updater.js';
 import { amountToHrString } from '../../../core/amount.js';
 import type { JsonValue } from '../../../core/json/value.js';
 import { txFee } from '../../../core/wallet/fee.js';
 import { txLogEntryToJson } from '../../../core/wallet/types_json.js';
 import {
-  mineBlocks,
-  mineToWallet,
+  refreshWallet,
   sendArgs,
-  startTestNet,
+  startFundedNet,
   storeSnapshot,
   type TestNet,
   type TestWallet,
@@ -29,14 +27,11 @@ let net: TestNet;
 let coinValue = 0n;
 
 before(async () => {
-  net = await startTestNet();
-  coinValue = (await mineToWallet(net.node.url, net.a)).value;
-  await mineToWallet(net.node.url, net.a);
-  await mineBlocks(net.node.url, 3);
+  const funded = await startFundedNet(2);
+  net = funded.net;
+  coinValue = funded.mined[0]?.value ?? 0n;
   // a first refresh, so the refresh inside the calls below has nothing left to change
-  for (const w of [net.a, net.b]) {
-    assert.equal(await updateWalletState(w.env, w.env.lifecycle.keychain(w.token), false), true);
-  }
+  for (const w of [net.a, net.b]) assert.equal(await refreshWallet(w), true);
 });
 
 after(async () => {

@@ -20,11 +20,10 @@ import { foreignOk } from '../../support/miner.js';
 import {
   hexBytes,
   mineBlocks,
-  mineToWallet,
   refreshWallet,
   sendAndConfirm,
   sendArgs,
-  startTestNet,
+  startFundedNet,
   type TestNet,
   type TestWallet,
   walletInfo,
@@ -34,12 +33,10 @@ let net: TestNet;
 let coinValue = 0n;
 
 before(async () => {
-  net = await startTestNet();
-  const first = await mineToWallet(net.node.url, net.a);
-  await mineToWallet(net.node.url, net.a);
-  coinValue = first.value;
-  // coinbase maturity is 3 blocks on this chain: both coinbases are spendable at tip 5
-  await mineBlocks(net.node.url, 3);
+  // both coinbases are spendable at tip 5
+  const funded = await startFundedNet(2);
+  net = funded.net;
+  coinValue = funded.mined[0]?.value ?? 0n;
 });
 
 after(async () => {

@@ -169,6 +169,20 @@ export async function mineToWallet(url: string, w: TestWallet): Promise<OutputDa
   return record;
 }
 
+/**
+ * startTestNet, then `coinbases` blocks paying wallet A and 3 more so they mature (coinbase
+ * maturity is 3 blocks on this chain). Returns the net and A's coinbase records, oldest first.
+ */
+export async function startFundedNet(
+  coinbases: number,
+): Promise<{ net: TestNet; mined: OutputData[] }> {
+  const net = await startTestNet();
+  const mined: OutputData[] = [];
+  for (let i = 0; i < coinbases; i++) mined.push(await mineToWallet(net.node.url, net.a));
+  await mineBlocks(net.node.url, 3);
+  return { net, mined };
+}
+
 /** `n` blocks paying the test miner (fees of pooled transactions included). */
 export async function mineBlocks(url: string, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
