@@ -20,6 +20,7 @@ import {
   rejectsWith,
   removeDir,
   tempDir,
+  txEntryJson,
 } from './service_fixture.js';
 
 let top: string;
@@ -90,28 +91,14 @@ const tx1 = { ...newTxLogEntry(DEFAULT, 'TxSentCreated', 1, T0), amountDebited: 
 const txOther = newTxLogEntry(OTHER, 'TxReceived', 0, T0);
 
 function txJson(t: typeof tx1, ts: string) {
-  return {
-    confirmation_height: null,
+  return txEntryJson({
     parent_key_id: t.parentKeyId.toHex(),
     id: t.id,
     tx_slate_id: t.txSlateId,
     tx_type: t.txType,
     creation_ts: ts,
-    confirmation_ts: null,
-    confirmed: false,
-    num_inputs: 0,
-    num_outputs: 0,
-    amount_credited: '0',
     amount_debited: t.amountDebited.toString(),
-    fee: null,
-    ttl_cutoff_height: null,
-    messages: null,
-    stored_tx: null,
-    kernel_excess: null,
-    kernel_lookup_min_height: null,
-    payment_proof: null,
-    public_addr: null,
-  };
+  });
 }
 
 before(async () => {

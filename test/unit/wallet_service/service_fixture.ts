@@ -68,26 +68,22 @@ export function drainStatus(env: WalletEnv): JsonValue[] {
 }
 
 /**
- * A confirmed coinbase entry as retrieve_txs prints it (default account, FIXED_TS clock); `over`
- * holds the fields a refresh and a scan fill differently (heights, kernel excess, public_addr).
+ * A tx log entry as retrieve_txs prints it: an unconfirmed entry with nothing filled in, of the
+ * default account, but for the fields in `over`.
  */
-export function coinbaseEntryJson(
-  id: number,
-  credited: bigint,
-  over: { [k: string]: JsonValue },
-): JsonValue {
+export function txEntryJson(over: { [k: string]: JsonValue }): JsonValue {
   return {
     confirmation_height: null,
     parent_key_id: defaultAccountId().toHex(),
-    id,
+    id: 0,
     tx_slate_id: null,
-    tx_type: 'ConfirmedCoinbase',
+    tx_type: 'TxReceived',
     creation_ts: FIXED_TS,
-    confirmation_ts: FIXED_TS,
-    confirmed: true,
+    confirmation_ts: null,
+    confirmed: false,
     num_inputs: 0,
-    num_outputs: 1,
-    amount_credited: credited.toString(),
+    num_outputs: 0,
+    amount_credited: '0',
     amount_debited: '0',
     fee: null,
     ttl_cutoff_height: null,
@@ -99,6 +95,26 @@ export function coinbaseEntryJson(
     public_addr: null,
     ...over,
   };
+}
+
+/**
+ * A confirmed coinbase entry (FIXED_TS clock); `over` holds the fields a refresh and a scan fill
+ * differently (heights, kernel excess, public_addr).
+ */
+export function coinbaseEntryJson(
+  id: number,
+  credited: bigint,
+  over: { [k: string]: JsonValue },
+): JsonValue {
+  return txEntryJson({
+    id,
+    tx_type: 'ConfirmedCoinbase',
+    confirmation_ts: FIXED_TS,
+    confirmed: true,
+    num_outputs: 1,
+    amount_credited: credited.toString(),
+    ...over,
+  });
 }
 
 export interface MinedBlock {
