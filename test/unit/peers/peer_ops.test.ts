@@ -247,7 +247,7 @@ describe('/v1/peers routes', () => {
     );
   });
 
-  it('POST ban/unban: text bodies and statuses as Epic', async () => {
+  it('POST ban/unban: statuses and texts as Epic, success null as the /v2 payload', async () => {
     await expectReply(
       'post',
       '/v1/peers/5.6.7.8/ban',
@@ -262,7 +262,7 @@ describe('/v1/peers routes', () => {
       200,
       JSON.stringify([{ ...A, flags: 'Banned', last_banned: NOW, ban_reason: 'ManualBan' }]),
     );
-    await expectReply('post', '/v1/peers/1.2.3.4/unban', 200, '{}');
+    await expectReply('post', '/v1/peers/1.2.3.4/unban', 200, 'null');
     await expectReply('post', '/v1/peers/1.2.3.4/kick', 400, 'invalid command');
     await expectReply('post', '/v1/peers/x/ban', 400, 'invalid peer address: /v1/peers/x/ban');
     await expectReply('post', '/v1/peers/1.2.3.4', 400, 'invalid peer address: /v1/peers/1.2.3.4');
