@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import type { NodeProcess } from '../support/node_process.js';
 import { removeHome } from '../support/node_process.js';
 import {
-  epicFee,
+  expectOnlyReceived,
+  expectSentConfirmed,
   info,
   initWallet,
   minedBlocks,
@@ -101,29 +102,8 @@ describe('mwwallet file send/receive/finalize, cancel, accounts, errors', {
       `Transaction ${id} finalized and posted.\n`,
     );
     await waitForTxBlock(node, seen);
-    const sent = tableRows(await ok(a, ['txs'])).find((t) => t['Shared Transaction Id'] === id);
-    assert.ok(sent !== undefined);
-    assert.deepEqual([sent.Type, sent['Confirmed?']], ['TxSent', 'true']);
-    assert.equal(
-      nanos(sent.Fee ?? ''),
-      epicFee(Number(sent['Num. Inputs']), Number(sent['Num. Outputs']) + 1),
-    );
-    assert.deepEqual(
-      tableRows(await ok(b, ['txs'])).map((t) => [
-        t.Type,
-        t['Shared Transaction Id'],
-        t['Confirmed?'],
-        t['Amount Credited'],
-      ]),
-      [['TxReceived', id, 'true', '1.50000000']],
-    );
-    assert.deepEqual((await info(b)).rows, {
-      'Confirmed Total': SEND,
-      'Awaiting Confirmation (< 1)': 0n,
-      'Awaiting Finalization': 0n,
-      'Locked by transaction': 0n,
-      'Currently Spendable': SEND,
-    });
+    await expectSentConfirmed(a, id);
+    await expectOnlyReceived(b, id, SEND);
   });
 
   it('a second file send locks outputs; cancel -i releases them exactly', async () => {

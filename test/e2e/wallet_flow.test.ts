@@ -13,6 +13,8 @@ import type { NodeProcess } from '../support/node_process.js';
 import { removeHome } from '../support/node_process.js';
 import {
   epicFee,
+  expectOnlyReceived,
+  expectSentConfirmed,
   info,
   initWallet,
   minedBlocks,
@@ -113,32 +115,8 @@ describe('mwwallet on usernet: send, invoice, payment proof, recovery', {
     assert.ok(m?.[1] !== undefined, out);
     sendSlateId = m[1];
     const block = await waitForTxBlock(node, seen);
-    const sent = tableRows(await ok(a, ['txs'])).find(
-      (t) => t['Shared Transaction Id'] === sendSlateId,
-    );
-    assert.ok(sent !== undefined);
-    assert.equal(sent.Type, 'TxSent');
-    assert.equal(sent['Confirmed?'], 'true');
-    const fee = nanos(sent.Fee ?? '');
-    assert.equal(fee, epicFee(Number(sent['Num. Inputs']), Number(sent['Num. Outputs']) + 1));
-    txFees.set(BigInt(block.height), fee);
-    const received = tableRows(await ok(b, ['txs']));
-    assert.deepEqual(
-      received.map((t) => [
-        t.Type,
-        t['Shared Transaction Id'],
-        t['Confirmed?'],
-        t['Amount Credited'],
-      ]),
-      [['TxReceived', sendSlateId, 'true', '3.50000000']],
-    );
-    assert.deepEqual((await info(b)).rows, {
-      'Confirmed Total': SEND,
-      'Awaiting Confirmation (< 1)': 0n,
-      'Awaiting Finalization': 0n,
-      'Locked by transaction': 0n,
-      'Currently Spendable': SEND,
-    });
+    txFees.set(BigInt(block.height), await expectSentConfirmed(a, sendSlateId));
+    await expectOnlyReceived(b, sendSlateId, SEND);
   });
 
   it('B invoices A through files, A pays, B finalizes and posts; mined, B +amount', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { amountToHrString } from '../../core/amount.js';
 import { type NodeProcess, spawnNode, tempHome } from './node_process.js';
 import { type TestWallet, testWallet, walletCommand } from './wallet_process.js';
 
@@ -172,6 +173,39 @@ export async function waitForeignReady(url: string): Promise<void> {
 /** Epic's fee: max(4·outputs + kernels − inputs, 1) × 0.001 EPIC. */
 export function epicFee(inputs: number, outputs: number, kernels = 1): bigint {
   return BigInt(Math.max(4 * outputs + kernels - inputs, 1)) * 100_000n;
+}
+
+/**
+ * The sender's log entry for slate `id`: TxSent, confirmed, its fee Epic's for its counts (the
+ * receiver's output counted). Returns the fee.
+ */
+export async function expectSentConfirmed(a: TestWallet, id: string): Promise<bigint> {
+  const sent = tableRows(await ok(a, ['txs'])).find((t) => t['Shared Transaction Id'] === id);
+  assert.ok(sent !== undefined, `no log entry for ${id}`);
+  assert.deepEqual([sent.Type, sent['Confirmed?']], ['TxSent', 'true']);
+  const fee = nanos(sent.Fee ?? '');
+  assert.equal(fee, epicFee(Number(sent['Num. Inputs']), Number(sent['Num. Outputs']) + 1));
+  return fee;
+}
+
+/** A receiver whose only history is slate `id` of `amount` (nanos): its log and `info`, exactly. */
+export async function expectOnlyReceived(b: TestWallet, id: string, amount: bigint): Promise<void> {
+  assert.deepEqual(
+    tableRows(await ok(b, ['txs'])).map((t) => [
+      t.Type,
+      t['Shared Transaction Id'],
+      t['Confirmed?'],
+      t['Amount Credited'],
+    ]),
+    [['TxReceived', id, 'true', amountToHrString(amount, false)]],
+  );
+  assert.deepEqual((await info(b)).rows, {
+    'Confirmed Total': amount,
+    'Awaiting Confirmation (< 1)': 0n,
+    'Awaiting Finalization': 0n,
+    'Locked by transaction': 0n,
+    'Currently Spendable': amount,
+  });
 }
 
 export { tempHome };
