@@ -51,7 +51,7 @@ function report(event: MinerEvent): void {
     case 'out_of_reach': {
       const { height, algorithm, target } = event;
       say(
-        `test miner: block ${height} asks ${algorithm} difficulty ${target}, about that many hashes: hours for this miner`,
+        `test miner: block ${height} asks ${algorithm} difficulty ${target}, hours of hashing for this miner: waiting for a block from elsewhere`,
       );
       log('test_miner_out_of_reach', { height, algorithm, target });
       return;

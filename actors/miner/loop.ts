@@ -2,7 +2,8 @@
 // (in the miner actor, slice by slice) → submit → repeat, as Epic's test miner
 // (servers/src/mining/test_miner.rs) but for whatever algorithm the schedule asks. A new head
 // abandons the attempt at the next slice; after `attemptSecs` on one template it is rebuilt
-// (to pick up new transactions), reusing the coinbase while height and fees are unchanged.
+// (to pick up new transactions), reusing the coinbase while height and fees are unchanged. A
+// target beyond a CPU's reach is not searched: the loop waits for another node's block.
 import { randomBytes } from 'node:crypto';
 import { equalBytes, toHex } from '../../core/bytes.js';
 import { buildBlockBody } from '../../core/chain/block_build.js';
@@ -95,7 +96,7 @@ const WALLET_RETRY_MS = 5_000;
 const RETRY_MS = 1_000;
 /**
  * Hash-algorithm targets above this take the miner hours (ProgPoW light ≈ 8 nonces/s, RandomX
- * ≈ 3/s per core here): say so once per height instead of looking stuck.
+ * ≈ 3/s per core here): the loop says so once per height and idles until the head moves.
  */
 export const OUT_OF_REACH = 10_000n;
 const V2 = 2;
@@ -212,9 +213,19 @@ export class MinerLoop {
     if (!equalBytes(finalized.header.prevHash, template.header.prevHash)) return;
     const algo = mineAlgoOf(template.algorithm);
     const target = targetOf(algo, template, this.params);
-    if (algo !== 'cuckatoo' && target > OUT_OF_REACH && this.warnedAt !== template.height) {
-      this.warnedAt = template.height;
-      this.opts.onEvent({ kind: 'out_of_reach', height: template.height, algorithm: algo, target });
+    if (algo !== 'cuckatoo' && target > OUT_OF_REACH) {
+      if (this.warnedAt !== template.height) {
+        this.warnedAt = template.height;
+        this.opts.onEvent({
+          kind: 'out_of_reach',
+          height: template.height,
+          algorithm: algo,
+          target,
+        });
+      }
+      // Hashing for hours would only burn a core: wait for a block from elsewhere instead.
+      await this.idleUntilNewHead(template.header.prevHash);
+      return;
     }
     const header = await this.search(finalized.header, algo, target);
     if (header === null) return;
@@ -243,6 +254,15 @@ export class MinerLoop {
       output: encode(writeOutput, cb.output, V2, this.params),
       kernel: encode(writeKernel, cb.kernel, V2, this.params),
     };
+  }
+
+  /** Polls the published head once a slice until it is no longer `prevHash`, or stop. */
+  private async idleUntilNewHead(prevHash: Uint8Array): Promise<void> {
+    while (!this.stopped) {
+      await this.sleep(this.opts.sliceMs);
+      const head = this.chain.headHash();
+      if (head !== null && !equalBytes(head, prevHash)) return;
+    }
   }
 
   /** Slices until a solution, a new head, the attempt time or stop; the solved header or null. */

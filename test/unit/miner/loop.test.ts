@@ -1,7 +1,8 @@
 // The test miner's loop against a scripted chain and miner: a new head abandons the attempt and
 // the next template is mined; the block it submits is the finalized header with the solution and
 // the template's body; the wallet's key id is handed back until a block is mined; a refusal that
-// cannot be retried stops the loop with its code; hopeless targets are announced once.
+// cannot be retried stops the loop with its code; a hopeless target is announced once and not
+// searched until the head moves.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -146,10 +147,9 @@ describe('test miner loop', () => {
     assert.deepEqual(events.slice(1), [{ kind: 'stopped', code: null, message: null }]);
   });
 
-  it('stops with the code of a refusal it cannot retry, after announcing a hopeless target', async () => {
+  it('stops with the code of a refusal it cannot retry', async () => {
     const chain = new ScriptedChain();
     chain.algorithm = 'randomx';
-    chain.difficulty = OUT_OF_REACH + 1n;
     const failure = Object.assign(new Error('no addon'), { code: 'RandomXUnavailable' });
     const { loop, events } = loopWith(chain, {
       solve: async () => {
@@ -158,9 +158,46 @@ describe('test miner loop', () => {
     });
     await loop.start();
     assert.deepEqual(events, [
-      { kind: 'out_of_reach', height: 1n, algorithm: 'randomx', target: OUT_OF_REACH + 1n },
       { kind: 'stopped', code: 'RandomXUnavailable', message: 'no addon' },
     ]);
+  });
+
+  it('announces a hopeless target once and idles, without searching, until the head moves', async () => {
+    const chain = new ScriptedChain();
+    chain.algorithm = 'progpow';
+    chain.difficulty = OUT_OF_REACH + 1n;
+    const solves: SolveRequest[] = [];
+    const { loop, events } = loopWith(chain, {
+      solve: async (req) => {
+        solves.push(req);
+        void loop.stop();
+        return { solution: { nonce: 9n, proof: PROOF, achieved: 5n }, nextNonce: 10n, tries: 1 };
+      },
+    });
+    const running = loop.start();
+    // Fifty slices of 1 ms: a searching loop would have asked for many solves by now.
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(solves.length, 0);
+    assert.equal(chain.templates, 1);
+    assert.deepEqual(events, [
+      { kind: 'out_of_reach', height: 1n, algorithm: 'progpow', target: OUT_OF_REACH + 1n },
+    ]);
+    // Another node's block: the next template is within reach and is mined.
+    chain.head = new Uint8Array(32).fill(3);
+    chain.height = 2n;
+    chain.algorithm = 'cuckoo';
+    chain.difficulty = 1n;
+    await running;
+    assert.equal(chain.templates, 2);
+    assert.deepEqual(
+      solves.map((r) => [r.algo, r.height]),
+      [['cuckatoo', 2n]],
+    );
+    assert.equal(chain.submitted.length, 1);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['out_of_reach', 'mined', 'stopped'],
+    );
   });
 
   it("hands the wallet's key id back until a block is mined, and reuses the coinbase", async () => {
