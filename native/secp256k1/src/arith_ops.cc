@@ -89,10 +89,17 @@ void sc_inv_op(uint8_t* out, const uint8_t* a, const uint8_t*) {
 }  // namespace
 
 const ArithOp ARITH_OPS[] = {
-    {"feMul", 2, fe_mul_op},       {"feSqr", 1, fe_sqr_op},       {"feAdd", 2, fe_add_op},
-    {"feSub", 2, fe_sub_op},       {"feNormalize", 1, fe_normalize_op},
-    {"feInv", 1, fe_inv_op},       {"scReduce", 1, sc_reduce_op}, {"scMul", 2, sc_mul_op},
-    {"scAdd", 2, sc_add_op},       {"scSub", 2, sc_sub_op},       {"scInv", 1, sc_inv_op},
+    {"feMul", 2, fe_mul_op},
+    {"feSqr", 1, fe_sqr_op},
+    {"feAdd", 2, fe_add_op},
+    {"feSub", 2, fe_sub_op},
+    {"feNormalize", 1, fe_normalize_op},
+    {"feInv", 1, fe_inv_op},
+    {"scReduce", 1, sc_reduce_op},
+    {"scMul", 2, sc_mul_op},
+    {"scAdd", 2, sc_add_op},
+    {"scSub", 2, sc_sub_op},
+    {"scInv", 1, sc_inv_op},
 };
 
 const size_t ARITH_OP_COUNT = sizeof(ARITH_OPS) / sizeof(ARITH_OPS[0]);

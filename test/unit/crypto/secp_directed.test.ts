@@ -145,6 +145,22 @@ describe('native field arithmetic mod p on every edge-limb element', { skip }, (
   });
 });
 
+describe('the arith test surface', { skip }, () => {
+  it('refuses wrong argument types and lengths with TypeError / RangeError', () => {
+    const ops = arith as NonNullable<typeof arith>;
+    const [b31, b32, b64] = [31, 32, 64].map((n) => new Uint8Array(n)) as [
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+    ];
+    assert.throws(() => ops.feMul(b32, b64, b64), RangeError);
+    assert.throws(() => ops.feSqr(b31, b32), RangeError);
+    assert.throws(() => ops.scInv(b64, b32), RangeError);
+    assert.throws(() => ops.scAdd(b32, [] as unknown as Uint8Array, b32), TypeError);
+    assert.throws(() => (ops.feMul as unknown as UnaryOp)(b32, b32), TypeError);
+  });
+});
+
 describe('native scalar arithmetic mod n on every edge-limb scalar', { skip }, () => {
   const sc = arith as NonNullable<typeof arith>;
 
