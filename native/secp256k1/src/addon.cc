@@ -14,6 +14,9 @@
 //   bulletproofBatch(records: k*18*32, points: k*15*64, generators: 130*64): number
 //       the batch equation of k 64-bit bulletproofs (layout in bulletproof.h): 1 when all
 //       verify, 0 when not, negative for a point off the curve or a zero challenge.
+//   arith.<op>(a: k*32, [b: k*32,] out: k*32): undefined
+//       test surface only (arith_ops.h): one field or scalar primitive on k operands (or
+//       pairs a[i], b[i]), 32 bytes big-endian each, results into out.
 //
 // Wrong argument types or lengths throw a TypeError / RangeError.
 #define NAPI_VERSION 8
@@ -22,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "arith_ops.h"
 #include "bulletproof.h"
 #include "group.h"
 #include "msm.h"
@@ -181,6 +185,38 @@ napi_value BulletproofBatch(napi_env env, napi_callback_info info) {
   return make_int(env, msm::bulletproof_batch(rec.data, k, pts.data, gens.data));
 }
 
+napi_value Arith(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  size_t argc = 3;
+  void* data = nullptr;
+  if (napi_get_cb_info(env, info, &argc, argv, nullptr, &data) != napi_ok) return nullptr;
+  const msm::ArithOp& op = *static_cast<const msm::ArithOp*>(data);
+  const size_t n = (size_t)op.operands;
+  for (size_t i = argc; i < n + 1; i++) napi_get_undefined(env, &argv[i]);
+  Bytes a, b, out;
+  if (!get_bytes(env, argv[0], "a", a) || (n == 2 && !get_bytes(env, argv[1], "b", b)) ||
+      !get_bytes(env, argv[n], "out", out))
+    return nullptr;
+  if (a.length % 32 != 0 || (n == 2 && b.length != a.length) || out.length < a.length)
+    return range_error(env, "secp256k1: arith takes k*32-byte operands and out"), nullptr;
+  for (size_t i = 0; i < a.length; i += 32)
+    op.run(out.data + i, a.data + i, n == 2 ? b.data + i : nullptr);
+  return nullptr;
+}
+
+// The `arith` object: one method per entry of ARITH_OPS, the entry as its callback data.
+napi_value MakeArith(napi_env env) {
+  napi_value obj;
+  napi_create_object(env, &obj);
+  for (size_t i = 0; i < msm::ARITH_OP_COUNT; i++) {
+    const msm::ArithOp& op = msm::ARITH_OPS[i];
+    napi_value fn;
+    napi_create_function(env, op.name, NAPI_AUTO_LENGTH, Arith, (void*)&op, &fn);
+    napi_set_named_property(env, obj, op.name, fn);
+  }
+  return obj;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"decode", nullptr, Decode, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
@@ -188,6 +224,7 @@ napi_value Init(napi_env env, napi_value exports) {
       {"msm", nullptr, Msm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"bulletproofBatch", nullptr, BulletproofBatch, nullptr, nullptr, nullptr, napi_enumerable,
        nullptr},
+      {"arith", nullptr, nullptr, nullptr, nullptr, MakeArith(env), napi_enumerable, nullptr},
   };
   napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props);
   return exports;

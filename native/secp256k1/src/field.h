@@ -145,6 +145,7 @@ inline void fe_reduce512(Fe& r, const uint64_t t[8]) {
 // 192-bit accumulator (c0, c1, c2) before the limb is written.
 struct Acc {
   uint64_t c0 = 0, c1 = 0, c2 = 0;
+  // Adds ab. Its high word is at most 2^64 - 2, so adding the carry out of c0 cannot wrap it.
   inline void muladd(uint64_t a, uint64_t b) {
     u128 t = (u128)a * b;
     uint64_t lo = (uint64_t)t, hi = (uint64_t)(t >> 64);
@@ -153,7 +154,10 @@ struct Acc {
     c1 += hi;
     c2 += (c1 < hi);
   }
-  // Adds 2ab (the cross products of a square).
+  // Adds 2ab (the cross products of a square). 2ab takes 129 bits, its top bit goes straight
+  // to c2. Unlike in muladd, the doubled high word can be all ones (a product with high word
+  // 2^63 - 1 and low bit 63 set), so the carry out of c0 may wrap it to zero: that carry then
+  // belongs in c2, or a square is off by 2^(64k + 128) (issue 16).
   inline void muladd2(uint64_t a, uint64_t b) {
     u128 t = (u128)a * b;
     uint64_t lo = (uint64_t)t, hi = (uint64_t)(t >> 64);
@@ -161,7 +165,9 @@ struct Acc {
     hi = (hi << 1) | (lo >> 63);
     lo <<= 1;
     c0 += lo;
-    hi += (c0 < lo);
+    const uint64_t carry = (c0 < lo);
+    hi += carry;
+    c2 += carry & (hi == 0);
     c1 += hi;
     c2 += (c1 < hi);
   }

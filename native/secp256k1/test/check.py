@@ -1,5 +1,5 @@
-# Checks the output of field_check / scalar_check (random and edge operands with their
-# results, one line each) against Python's integers. Usage (from native/secp256k1):
+# Checks the output of field_check / scalar_check (directed, random and edge operands with
+# their results, one line each) against Python's integers. Usage (from native/secp256k1):
 #   g++ -O2 -Isrc test/field_check.cc -o /tmp/fc && /tmp/fc > /tmp/fe.txt
 #   g++ -O2 -Isrc test/scalar_check.cc src/scalar.cc src/msm.cc -o /tmp/sc && /tmp/sc > /tmp/sc.txt
 #   python3 test/check.py /tmp/fe.txt /tmp/sc.txt
@@ -13,8 +13,9 @@ def check_field(path):
     bad = 0
     lines = [l for l in open(path).read().split('\n') if l]
     for l in lines:
-        a, b, m, q, s, d, ng, m8 = [int(x, 16) for x in l.split()]
-        if [m, q, s, d, ng, m8] != [a * b % P, a * a % P, (a + b) % P, (a - b) % P, -a % P, 8 * a % P]:
+        a, b, m, q, s, d, ng, m8, inv = [int(x, 16) for x in l.split()]
+        want = [a * b % P, a * a % P, (a + b) % P, (a - b) % P, -a % P, 8 * a % P, pow(a, P - 2, P)]
+        if [m, q, s, d, ng, m8, inv] != want:
             bad += 1
     return len(lines), bad
 
