@@ -37,41 +37,33 @@ const CHUNK_LINES = 32;
 /** Chunks in flight per worker: one running, one queued, so no worker waits on this thread. */
 const CHUNKS_PER_WORKER = 2;
 
-type Checked = LocalCheck & { readonly data: CbData };
+/** The lines of a chunk whose proof (or signature) is worth verifying, with their positions. */
+type Checkable = readonly (readonly [number, CbData])[];
 
-function positionsWhere(checks: readonly LocalCheck[], ok: (c: LocalCheck) => boolean): number[] {
-  return checks.flatMap((c, i) => (c.data !== null && ok(c) ? [i] : []));
+function checkable(checks: readonly LocalCheck[], ok: (c: LocalCheck) => boolean): Checkable {
+  return checks.flatMap((c, i) => (c.data !== null && ok(c) ? [[i, c.data] as const] : []));
 }
 
 function noteFailures(
   into: string[][],
-  at: readonly number[],
+  lines: Checkable,
   verdicts: readonly Verdict[],
   failure: string,
 ): void {
-  at.forEach((i, k) => {
+  lines.forEach(([i], k) => {
     if (verdicts[k] !== null) into[i]?.push(failure);
   });
 }
 
 /** The pool's failures for one chunk of lines, one list per line. */
 async function verifyChunk(pool: WorkPool, checks: readonly LocalCheck[]): Promise<string[][]> {
-  const proofs = positionsWhere(checks, (c) => c.proofCheckable);
-  const kernels = positionsWhere(checks, (c) => c.signatureCheckable);
-  const line = (i: number): CbData => (checks[i] as Checked).data;
+  const proofs = checkable(checks, (c) => c.proofCheckable);
+  const kernels = checkable(checks, (c) => c.signatureCheckable);
+  const outputs = proofs.map(([, line]) => line.output);
+  const signed = kernels.map(([, line]) => line.kernel);
   const [proofVerdicts, kernelVerdicts] = await Promise.all([
-    proofs.length === 0
-      ? []
-      : verifyRangeProofs(
-          pool,
-          proofs.map((i) => line(i).output),
-        ),
-    kernels.length === 0
-      ? []
-      : verifyKernels(
-          pool,
-          kernels.map((i) => line(i).kernel),
-        ),
+    outputs.length === 0 ? [] : verifyRangeProofs(pool, outputs),
+    signed.length === 0 ? [] : verifyKernels(pool, signed),
   ]);
   const failures = checks.map((): string[] => []);
   noteFailures(failures, proofs, proofVerdicts, LINE_FAILURES.rangeProof);

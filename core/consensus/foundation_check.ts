@@ -12,7 +12,7 @@ import { JsonFormError } from '../serde/fields.js';
 import { FLOONET_FILE_LINE_VALUE } from './foundation.js';
 import { foundationPayoutAmounts } from './rewards.js';
 
-/** Why a line fails; stable texts, documented in README.md. */
+/** Why a line fails; stable texts, listed in docs/decisions.md. */
 export const LINE_FAILURES = {
   notUtf8: 'not valid UTF-8',
   empty: 'empty line',
