@@ -1,7 +1,7 @@
 // `mwnode foundation verify FILE` as a user runs it: the real executable, the real worker pool,
 // Epic's floonet foundation file and copies of it with single hex digits flipped.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -108,8 +108,11 @@ describe('mwnode foundation verify', () => {
       flipped(5, COMMIT, 2),
       flipped(6, EXCESS, 2),
       JSON.stringify(noKeyId),
+      '[1]',
     ];
-    assert.deepEqual(await verify(writeLines('malformed.jsonl', lines)), {
+    const file = writeLines('malformed.jsonl', lines);
+    appendFileSync(file, Uint8Array.of(0x7b, 0xff, 0x7d, 0x0a));
+    assert.deepEqual(await verify(file), {
       code: 1,
       stdout: [
         'line 2: not valid JSON: EOF while parsing a string at column 40',
@@ -118,8 +121,10 @@ describe('mwnode foundation verify', () => {
         'line 5: range proof does not verify',
         'line 6: kernel signature does not verify',
         'line 7: not a coinbase output and kernel: missing field `key_id`',
+        'line 8: not a coinbase output and kernel: expected an object',
+        'line 9: not valid UTF-8',
         'levy 710400000 (7.104 EPIC): 1 line',
-        '1 passed, 6 failed',
+        '1 passed, 8 failed',
         '',
       ].join('\n'),
       stderr: '',
