@@ -3,9 +3,11 @@
 //   mwnode … server config
 //   mwnode … client status
 //   mwnode pow randomx KEY_HEX INPUT_HEX
+//   mwnode foundation verify FILE
 import { type Command, Option } from 'commander';
 import { CHAIN_TYPE_NAMES } from '../config/defaults.js';
 import { ConfigError } from '../config/errors.js';
+import { FoundationPathError } from '../config/foundation.js';
 import { defaultHome } from '../config/home.js';
 import { loadServerConfig, writeDefaultConfigIn } from '../config/load.js';
 import { SecretFileError } from '../config/secrets.js';
@@ -13,6 +15,7 @@ import type { ChainType } from '../core/chain_type.js';
 import { TlsConfigError } from '../gateway/tls.js';
 import { runNode } from '../node/server.js';
 import { ClientError, fetchStatusText } from './client.js';
+import { EmptyFoundationFileError, verifyFoundationFile } from './foundation.js';
 import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
 import { type ActionRunner, newProgram, runCli, say as sayAs } from './program.js';
 
@@ -116,6 +119,15 @@ function buildProgram(run: ActionRunner): Command {
         return 0;
       }),
     );
+
+  const foundation = program.command('foundation').description('Foundation file tools');
+  foundation
+    .command('verify')
+    .description(
+      'Check every line of a foundation file: points, range proof, kernel signature, levy amount',
+    )
+    .argument('<FILE>', 'the foundation file (JSON lines)')
+    .action((file: string) => run(() => verifyFoundationFile(file)));
   return program;
 }
 
@@ -126,7 +138,9 @@ function expectedMessage(err: unknown): string | null {
     err instanceof SecretFileError ||
     err instanceof TlsConfigError ||
     err instanceof ClientError ||
-    err instanceof RandomXUnavailableError;
+    err instanceof RandomXUnavailableError ||
+    err instanceof FoundationPathError ||
+    err instanceof EmptyFoundationFileError;
   return expected ? err.message : null;
 }
 

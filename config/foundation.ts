@@ -38,14 +38,17 @@ export function foundationFilePath(type: ChainType, configured: string | null): 
   );
 }
 
-/** Reads and checks the foundation file for `type`; throws naming the file when unusable. */
-export function loadFoundationFile(type: ChainType, configured: string | null): FoundationFile {
-  const path = foundationFilePath(type, configured);
-  let bytes: Uint8Array;
+/** The bytes of a foundation file; throws FoundationPathError naming it when unreadable. */
+export function readFoundationBytes(path: string): Uint8Array {
   try {
-    bytes = readBounded(path, FOUNDATION_FILE_LIMIT);
+    return readBounded(path, FOUNDATION_FILE_LIMIT);
   } catch (err) {
     throw new FoundationPathError(path, describeFsError(err, FOUNDATION_FILE_LIMIT));
   }
-  return parseFoundationFile(bytes, type, path);
+}
+
+/** Reads and checks the foundation file for `type`; throws naming the file when unusable. */
+export function loadFoundationFile(type: ChainType, configured: string | null): FoundationFile {
+  const path = foundationFilePath(type, configured);
+  return parseFoundationFile(readFoundationBytes(path), type, path);
 }

@@ -143,9 +143,14 @@ function parseLine(name: string, bytes: Uint8Array, index: number): CbData {
   }
 }
 
+/** The lines of a foundation file as Epic reads them (CRLF → LF first), without line feeds. */
+export function foundationLineBytes(bytes: Uint8Array): Uint8Array[] {
+  return splitLines(normalizeLineEnds(bytes));
+}
+
 /** Every line of a foundation file as CbData, without the integrity checks. */
 export function parseFoundationLines(bytes: Uint8Array, name: string): CbData[] {
-  return splitLines(normalizeLineEnds(bytes)).map((line, k) => parseLine(name, line, k));
+  return foundationLineBytes(bytes).map((line, k) => parseLine(name, line, k));
 }
 
 /**

@@ -208,3 +208,22 @@ export function totalOverageAtHeight(
   const genesis = genesisHadReward ? minerReward(type, 0n) : 0n;
   return genesis + mined + cumulativeLevy(type, lastPayout);
 }
+
+/**
+ * Every value a foundation output of `type` can hold, ascending. The levy per block only
+ * changes at a step end, so each payout equals either the payout of the window just after
+ * a step end (it may straddle the step) or of the next, whole window: evaluating those two per
+ * step finds them all without walking the 875,520 payouts of automated testing.
+ */
+export function foundationPayoutAmounts(type: ChainType): bigint[] {
+  const f = foundationInterval(type);
+  const amounts = new Set<bigint>();
+  for (const end of [0n, ...LEVY_STEP_ENDS[rewardSchedule(type)]]) {
+    const first = (end / f + 1n) * f;
+    for (const height of [first, first + f]) {
+      const payout = foundationPayout(type, height);
+      if (payout > 0n) amounts.add(payout);
+    }
+  }
+  return [...amounts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
