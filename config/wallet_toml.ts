@@ -176,7 +176,7 @@ function readOwnerInterface(w: TableReader, fallback: string): string {
 /** A browser's serialized origin, exactly as it sends it in `Origin` (no path, no slash). */
 function readOrigins(w: TableReader): string[] {
   const read = (item: string, key: string): string => {
-    if (!URL.canParse(item) || item === 'null' || new URL(item).origin !== item)
+    if (!URL.canParse(item) || new URL(item).origin !== item)
       w.fail(key, `expected an origin such as "http://localhost:3000", got ${quoteValue(item)}`);
     return item;
   };
