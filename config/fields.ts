@@ -136,13 +136,18 @@ export class TableReader {
 
   /** A list of `ip:port` strings; null when the key is absent. */
   optionalAddrList(key: string): ListenAddr[] | null {
+    return this.stringList(key, (item, itemKey) => this.parseAddr(itemKey, item));
+  }
+
+  /** An array of strings, each passed through `check` (its own key, e.g. `k[2]`, for errors). */
+  stringList<T>(key: string, check: (item: string, itemKey: string) => T): T[] | null {
     const value = this.typed(key, 'an array', (v): v is TomlValue[] => Array.isArray(v));
     if (value === undefined) return null;
     return value.map((item, i) => {
       if (typeof item !== 'string') {
         this.fail(`${key}[${i}]`, `expected a string, got ${describe(item)}`);
       }
-      return this.parseAddr(`${key}[${i}]`, item);
+      return check(item, `${key}[${i}]`);
     });
   }
 

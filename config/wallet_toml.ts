@@ -11,6 +11,9 @@
 // - AutomatedTesting, which Epic gives mainnet's ports, uses our node's automated-testing ports
 //   (node API 33413, foreign listener 33415), so the node's test miner finds the wallet.
 // - `chain_type` must agree with the network chosen on the command line, as for mwnode.
+// - Two keys of our own: `owner_api_allowed_origins` (the web pages that may drive the Owner
+//   API; none by default) and `node_api_username` (the Basic user the wallet presents to its
+//   node: the spec's `node` by default, `epic` for an Epic node).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
@@ -31,6 +34,8 @@ export const WALLET_DATA_DIR_NAME = 'wallet_data';
 export const OWNER_API_PORT = 3420;
 
 const LOOPBACK = '127.0.0.1';
+/** The spec's Basic user (§5.2), what mwnode expects. */
+const NODE_USER = 'node';
 const U16_MAX = 65_535;
 const U32_MAX = 4_294_967_295;
 
@@ -71,10 +76,14 @@ export interface WalletConfig {
   /** Owner listener. */
   readonly ownerApiListenInterface: string;
   readonly ownerApiListenPort: number;
-  /** Epic's owner Basic-auth secret file; read for compatibility, null when not set. */
+  /** Origins (`scheme://host[:port]`) whose web pages may call the Owner API; none by default. */
+  readonly ownerApiAllowedOrigins: readonly string[];
+  /** The Owner listener's Basic secret file (Epic's protection); null when not set. */
   readonly apiSecretPath: string | null;
-  /** The node's secret the wallet presents (`node:<secret>`). */
+  /** The node's secret the wallet presents (`<nodeApiUsername>:<secret>`). */
   readonly nodeApiSecretPath: string;
+  /** The Basic user the wallet presents to its node: `node` (mwnode), `epic` (Epic's node). */
+  readonly nodeApiUsername: string;
   /** Base URL of the node's API. */
   readonly checkNodeApiHttpAddr: string;
   /** Serve /v2/foreign on the owner listener too. */
@@ -127,8 +136,10 @@ export function defaultWalletConfig(chain: ChainType, topDir: string): WalletCon
     apiListenPort: params.walletForeignPort,
     ownerApiListenInterface: LOOPBACK,
     ownerApiListenPort: OWNER_API_PORT,
+    ownerApiAllowedOrigins: [],
     apiSecretPath: null,
     nodeApiSecretPath: join(topDir, API_SECRET_FILE_NAME),
+    nodeApiUsername: NODE_USER,
     checkNodeApiHttpAddr: `http://${LOOPBACK}:${params.apiPort}`,
     ownerApiIncludeForeign: false,
     dataFileDir: join(topDir, WALLET_DATA_DIR_NAME),
@@ -160,6 +171,25 @@ function readOwnerInterface(w: TableReader, fallback: string): string {
   }
   const key = w.has('owner_api_interface') ? 'owner_api_interface' : 'owner_api_listen_interface';
   return w.ipAddress(key, fallback);
+}
+
+/** A browser's serialized origin, exactly as it sends it in `Origin` (no path, no slash). */
+function readOrigins(w: TableReader): string[] {
+  const read = (item: string, key: string): string => {
+    if (!URL.canParse(item) || new URL(item).origin !== item)
+      w.fail(key, `expected an origin such as "http://localhost:3000", got ${quoteValue(item)}`);
+    return item;
+  };
+  return w.stringList('owner_api_allowed_origins', read) ?? [];
+}
+
+/** An HTTP Basic user: not empty, no `:` (it ends the user in the credential). */
+function readUsername(w: TableReader, fallback: string): string {
+  const value = w.optionalString('node_api_username');
+  if (value === null) return fallback;
+  if (value === '' || value.includes(':'))
+    w.fail('node_api_username', `expected a user name without ":", got ${quoteValue(value)}`);
+  return value;
 }
 
 function readTls(w: TableReader): { cert: string | null; key: string | null } {
@@ -226,8 +256,10 @@ export function parseWalletToml(text: string, opts: WalletParseOptions): WalletC
     apiListenPort: w.integer('api_listen_port', d.apiListenPort, 0, U16_MAX),
     ownerApiListenInterface: readOwnerInterface(w, d.ownerApiListenInterface),
     ownerApiListenPort: w.integer('owner_api_listen_port', d.ownerApiListenPort, 0, U16_MAX),
+    ownerApiAllowedOrigins: readOrigins(w),
     apiSecretPath: w.optionalPath('api_secret_path'),
     nodeApiSecretPath: w.path('node_api_secret_path', d.nodeApiSecretPath),
+    nodeApiUsername: readUsername(w, d.nodeApiUsername),
     checkNodeApiHttpAddr: w.httpUrl('check_node_api_http_addr', d.checkNodeApiHttpAddr),
     ownerApiIncludeForeign: w.boolean('owner_api_include_foreign', d.ownerApiIncludeForeign),
     dataFileDir: w.path('data_file_dir', d.dataFileDir),
@@ -314,6 +346,12 @@ function walletSection(c: WalletConfig): string[] {
     `owner_api_listen_interface = ${str(c.ownerApiListenInterface)}`,
     `owner_api_listen_port = ${c.ownerApiListenPort}`,
     '',
+    '# Web pages (origins: scheme://host[:port]) allowed to call the owner API from a browser,',
+    '# e.g. a GUI wallet served at ["http://localhost:3000"]. Any other page is refused (HTTP',
+    '# 403), so a site you visit cannot drive the wallet. Clients that are not browsers (curl,',
+    '# scripts) send no Origin and are not affected.',
+    `owner_api_allowed_origins = [${c.ownerApiAllowedOrigins.map(str).join(', ')}]`,
+    '',
     '# Serve /v2/foreign on the owner listener as well.',
     `owner_api_include_foreign = ${c.ownerApiIncludeForeign}`,
     '',
@@ -321,13 +359,16 @@ function walletSection(c: WalletConfig): string[] {
     optionalLine('tls_certificate_file', c.tlsCertificateFile, '"cert.pem"'),
     optionalLine('tls_certificate_key', c.tlsCertificateKey, '"key.pem"'),
     '',
-    '# Where the node is, and the file holding the secret the wallet presents to it (HTTP Basic,',
-    '# user "node"). By default this is the .api_secret mwnode writes in the same directory.',
+    '# Where the node is, and the file holding the secret the wallet presents to it (HTTP Basic).',
+    '# By default this is the .api_secret mwnode writes in the same directory.',
     `check_node_api_http_addr = ${str(c.checkNodeApiHttpAddr)}`,
     `node_api_secret_path = ${str(c.nodeApiSecretPath)}`,
     '',
-    "# Epic's owner-listener secret file. Read for compatibility with Epic config files; the",
-    '# owner surfaces are guarded by the open_wallet token, not by this secret.',
+    '# The user name of that HTTP Basic credential: "node" for mwnode, "epic" for an Epic node.',
+    `node_api_username = ${str(c.nodeApiUsername)}`,
+    '',
+    '# When set, the owner API (/v3/owner, /v2/owner) also requires HTTP Basic with user "node"',
+    "# and this file's content as password (created with a random secret when missing).",
     optionalLine('api_secret_path', c.apiSecretPath, '".owner_api_secret"'),
     '',
     '# Where the wallet seed (wallet.seed) and database (db/wallet.sqlite) are kept.',

@@ -5,7 +5,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { type HttpResponse, JSON_CONTENT_TYPE, respond } from './http.js';
 
 export const BASIC_USER = 'node';
-export type Realm = 'NodeAPI' | 'NodeForeignAPI';
+/** The node's two surfaces, and the wallet's Owner listener (Epic's `EpicOwnerAPI`). */
+export type Realm = 'NodeAPI' | 'NodeForeignAPI' | 'EpicOwnerAPI';
 
 /** What a guarded surface accepts: the expected header, precomputed once. */
 export interface Credential {

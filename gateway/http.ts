@@ -22,6 +22,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: '200 OK',
   400: '400 Bad Request',
   401: '401 Unauthorized',
+  403: '403 Forbidden',
   404: '404 Not Found',
   413: '413 Payload Too Large',
   500: '500 Internal Server Error',

@@ -145,7 +145,8 @@ export interface WalletOwnerApi {
     newPassword: string,
     removeBackup: boolean,
   ): Promise<JsonValue>;
-  deleteWallet(name: string | null): Promise<JsonValue>;
+  /** Checks the token first (Epic's takes none; spec §4.6). */
+  deleteWallet(token: Token, name: string | null): Promise<JsonValue>;
   /** `frequency` in milliseconds. */
   startUpdater(token: Token, frequency: number): Promise<JsonValue>;
   stopUpdater(): Promise<JsonValue>;

@@ -30,6 +30,7 @@ function walletEnv(init: WalletInit, ctx: ActorContext<WalletEvents>): WalletEnv
     node: new NodeClient({
       url: config.checkNodeApiHttpAddr,
       secret: readApiSecretIfPresent(config.nodeApiSecretPath),
+      username: config.nodeApiUsername,
     }),
     status: new StatusQueue(init.echoStatus === true ? (m) => echoStatus(m) : null),
     get synced() {

@@ -157,7 +157,8 @@ export function lifecycleApi(env: WalletEnv): Pick<WalletApi, LifecycleKeys> {
       lc.changePassword(oldPassword, newPassword, removeBackup);
       return null;
     },
-    deleteWallet: async () => {
+    deleteWallet: async (token) => {
+      lc.keychain(token);
       lc.deleteWallet();
       tokens.delete(env);
       return null;

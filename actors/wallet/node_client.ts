@@ -1,6 +1,7 @@
 // The wallet's client of the node's JSON-RPC API (epic-wallet impls/src/node_clients/http.rs):
 // POST `<node>/v2/foreign` or `/v2/owner`, id 1, `params: null` for no-argument methods, HTTP
-// Basic `node:<secret>` (the spec's user name; Epic sends `epic:`) when a secret is known.
+// Basic `<user>:<secret>` when a secret is known: `node_api_username`, by default the spec's
+// `node` (what mwnode expects; Epic's wallet always sends `epic`, what Epic's node expects).
 // Failures become NodeClientError carrying Epic's wallet Error variant (`ClientCallback`,
 // `BadRequest`, `Unauthorized`, `NotFound`) and its display text.
 import { toHex } from '../../core/bytes.js';
@@ -56,6 +57,8 @@ export interface NodeClientOptions {
   readonly url: string;
   /** First line of node_api_secret_path; null sends no Authorization header. */
   readonly secret: string | null;
+  /** node_api_username; default `node`. */
+  readonly username?: string;
   /** Per request; Epic's client uses 300 s. */
   readonly timeoutMs?: number;
   /** Replies larger than this are refused (a page of 1,000 outputs with proofs is ~1.7 MB). */
@@ -145,7 +148,7 @@ export class NodeClient {
     this.auth =
       opts.secret === null
         ? null
-        : `Basic ${Buffer.from(`node:${opts.secret}`).toString('base64')}`;
+        : `Basic ${Buffer.from(`${opts.username ?? 'node'}:${opts.secret}`).toString('base64')}`;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE;
     this.chunk = Math.max(1, opts.outputChunk ?? OUTPUT_CHUNK);

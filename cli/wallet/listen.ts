@@ -1,6 +1,7 @@
 // `listen` and `owner_api`: the wallet actor on its own thread behind the wallet listeners,
 // until SIGINT or SIGTERM.
 import { formatSocketAddr } from '../../config/addr.js';
+import { ensureApiSecret } from '../../config/secrets.js';
 import type { WalletConfig } from '../../config/wallet_toml.js';
 import { startWalletGateway } from '../../gateway/wallet/server.js';
 import { log } from '../../node/log.js';
@@ -39,6 +40,9 @@ export async function runListeners(
             host: config.ownerApiListenInterface,
             port: choice.port ?? config.ownerApiListenPort,
             includeForeign: choice.ownerIncludesForeign,
+            allowedOrigins: config.ownerApiAllowedOrigins,
+            // The node's rule: a missing or empty file gets a fresh secret, never "no secret".
+            apiSecret: config.apiSecretPath === null ? null : ensureApiSecret(config.apiSecretPath),
           }
         : null,
       foreign: choice.foreign

@@ -2,8 +2,10 @@
 // listener (`/v3/owner`, `/v2/owner`, and `/v2/foreign` when asked) and the Foreign listener
 // (`/v2/foreign`). Epic's HTTP rules (reference §1.4): POST and OPTIONS only; OPTIONS is 200
 // `{}`; any other verb or path is 404 with no body; a body that is not JSON is a 500 text; the
-// Foreign routes answer 503 `Node not synchronized` while the node is not synced. No Basic
-// credential on any wallet route (spec §5.1). TLS follows the node's rules (gateway/tls.ts).
+// Foreign routes answer 503 `Node not synchronized` while the node is not synced. The Owner
+// routes are guarded against web pages and, when `api_secret_path` is set, by HTTP Basic
+// (owner_access.ts); `/v2/foreign` keeps Epic's `*` CORS and no credential on either listener,
+// since it serves strangers. TLS follows the node's rules (gateway/tls.ts).
 // uWS rules as in gateway/server.ts: answer or register onAborted before the handler returns,
 // copy body chunks, cork writes made after an await, never write to an aborted response.
 import type { WalletApi } from '../../actors/wallet/api.js';
@@ -17,7 +19,14 @@ import {
 import { handleJsonRpc, type MethodTable } from '../jsonrpc.js';
 import { RPC_MAX_BODY } from '../routes.js';
 import { loadTls, TlsConfigError } from '../tls.js';
-import { loadUws, type UwsApp, type UwsListenSocket, type UwsResponse } from '../uws.js';
+import {
+  loadUws,
+  type UwsApp,
+  type UwsListenSocket,
+  type UwsRequest,
+  type UwsResponse,
+} from '../uws.js';
+import { OwnerAccess, type OwnerAccessOptions } from './owner_access.js';
 import { SecureOwner, type SecureRandom } from './secure.js';
 import { foreignTable, ownerV2Table, ownerV3Methods } from './tables.js';
 
@@ -29,8 +38,13 @@ export interface WalletListenerOptions {
 
 export interface WalletGatewayOptions {
   readonly api: WalletApi;
-  /** The Owner listener (`owner_api`); `includeForeign` adds `/v2/foreign` (`--run_foreign`). */
-  readonly owner: (WalletListenerOptions & { readonly includeForeign: boolean }) | null;
+  /**
+   * The Owner listener (`owner_api`); `includeForeign` adds `/v2/foreign` (`--run_foreign`);
+   * `allowedOrigins` and `apiSecret` guard its Owner routes (owner_access.ts).
+   */
+  readonly owner:
+    | (WalletListenerOptions & OwnerAccessOptions & { readonly includeForeign: boolean })
+    | null;
   /** The Foreign listener (`listen`). */
   readonly foreign: WalletListenerOptions | null;
   /** `tls_certificate_file` / `tls_certificate_key`; both listeners serve HTTPS when set. */
@@ -53,6 +67,12 @@ export interface WalletGateway {
 }
 
 type Handler = (body: Uint8Array) => Promise<HttpResponse>;
+
+/** A route's handler, and the guard of an Owner route (null: open to anyone, as Foreign). */
+interface Route {
+  readonly handle: Handler;
+  readonly access: OwnerAccess | null;
+}
 
 const PREFLIGHT = respond(200, '{}', JSON_CORS_HEADERS);
 const NOT_FOUND = respond(404);
@@ -104,19 +124,33 @@ function createApp(tlsFiles: { certFile: string; keyFile: string } | null): UwsA
   }
 }
 
+/** uWS gives '' for a header the request does not carry. */
+const header = (req: UwsRequest, name: string): string | undefined =>
+  req.getHeader(name) || undefined;
+
 function serve(
   app: UwsApp,
-  routes: ReadonlyMap<string, Handler>,
+  routes: ReadonlyMap<string, Route>,
   maxBody: number,
   log: NonNullable<WalletGatewayOptions['log']>,
 ): void {
   app.any('/*', (res, req) => {
     const method = req.getMethod();
-    const handler = routes.get(req.getUrl());
+    const route = routes.get(req.getUrl());
     const ex = new Exchange(res);
-    if (handler === undefined || (method !== 'post' && method !== 'options'))
+    if (route === undefined || (method !== 'post' && method !== 'options'))
       return ex.now(NOT_FOUND);
-    if (method === 'options') return ex.now(PREFLIGHT);
+    const origin = header(req, 'origin');
+    const access = route.access;
+    const shape = (r: HttpResponse): HttpResponse =>
+      access === null ? r : access.corsFor(r, origin);
+    const refused = access?.refusal({
+      method,
+      origin,
+      authorization: header(req, 'authorization'),
+    });
+    if (refused != null) return ex.now(refused);
+    if (method === 'options') return ex.now(shape(PREFLIGHT));
     if (Number(req.getHeader('content-length') || '0') > maxBody) {
       ex.done = true;
       res.writeStatus(STATUS_TEXT[413] as string).end('', true);
@@ -138,11 +172,11 @@ function serve(
       // uWS reuses the chunk's memory once this callback returns.
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (!isLast) return;
-      handler(Buffer.concat(chunks, size)).then(
-        (r) => ex.later(r),
+      route.handle(Buffer.concat(chunks, size)).then(
+        (r) => ex.later(shape(r)),
         (e: unknown) => {
           log('wallet_request_failed', { error: e instanceof Error ? e.message : String(e) });
-          ex.later(respond(500, 'internal error', CORS_HEADERS));
+          ex.later(shape(respond(500, 'internal error', CORS_HEADERS)));
         },
       );
     });
@@ -192,11 +226,12 @@ export async function startWalletGateway(opts: WalletGatewayOptions): Promise<Wa
     if (opts.owner !== null) {
       const secure = new SecureOwner(ownerV3Methods(opts.api), opts.random);
       const v2 = ownerV2Table(opts.api);
-      const routes = new Map<string, Handler>([
-        ['/v3/owner', (body) => secure.handle(body)],
-        ['/v2/owner', (body) => handleJsonRpc(body, v2)],
+      const access = new OwnerAccess(opts.owner);
+      const routes = new Map<string, Route>([
+        ['/v3/owner', { handle: (body) => secure.handle(body), access }],
+        ['/v2/owner', { handle: (body) => handleJsonRpc(body, v2), access }],
       ]);
-      if (opts.owner.includeForeign) routes.set('/v2/foreign', foreign);
+      if (opts.owner.includeForeign) routes.set('/v2/foreign', { handle: foreign, access: null });
       const app = createApp(tlsFiles);
       serve(app, routes, maxBody, log);
       const socket = await listen(app, opts.owner.host, opts.owner.port);
@@ -205,7 +240,7 @@ export async function startWalletGateway(opts: WalletGatewayOptions): Promise<Wa
     }
     if (opts.foreign !== null) {
       const app = createApp(tlsFiles);
-      serve(app, new Map([['/v2/foreign', foreign]]), maxBody, log);
+      serve(app, new Map([['/v2/foreign', { handle: foreign, access: null }]]), maxBody, log);
       const socket = await listen(app, opts.foreign.host, opts.foreign.port);
       sockets.push(socket);
       foreignPort = portOf(socket);

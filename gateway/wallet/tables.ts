@@ -250,7 +250,15 @@ function lifecycleMethods(api: WalletApi): RpcMethod[] {
       ],
       (a) => api.changePassword(ns(a, 0), s(a, 1), s(a, 2), b(a, 3)),
     ),
-    m('delete_wallet', [['name', optStr]], (a) => api.deleteWallet(ns(a, 0))),
+    // Takes the token (spec §4.6); Epic's takes only `name`, so any page could call it.
+    m(
+      'delete_wallet',
+      [
+        ['token', token],
+        ['name', optStr],
+      ],
+      (a) => api.deleteWallet(a[0] as Token, ns(a, 1)),
+    ),
     m(
       'start_updater',
       [

@@ -1,7 +1,7 @@
 // The real `mwwallet` executable in tests: configuration beside a test node, one-shot commands,
 // and listeners whose ports are read from their `listening` log lines.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,21 @@ export function testWallet(
   };
   writeFileSync(join(top, WALLET_CONFIG_FILE_NAME), renderWalletToml(config));
   return { home, chain, password: 'test password', config };
+}
+
+/**
+ * Sets `[wallet]` keys of `w`'s mwwallet.toml to the given TOML values (e.g. `'"epic"'`): any
+ * line of the key, set or commented out, is replaced.
+ */
+export function setWalletKeys(w: TestWallet, keys: Readonly<Record<string, string>>): void {
+  const file = join(networkDir(w.home, w.chain), WALLET_CONFIG_FILE_NAME);
+  const names = Object.keys(keys);
+  const kept = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => !names.some((k) => new RegExp(`^#?${k} = `).test(line)));
+  const at = kept.indexOf('[wallet]') + 1;
+  kept.splice(at, 0, ...names.map((k) => `${k} = ${keys[k]}`));
+  writeFileSync(file, kept.join('\n'));
 }
 
 const args = (w: TestWallet, rest: readonly string[]): string[] => [

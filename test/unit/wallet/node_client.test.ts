@@ -271,6 +271,12 @@ describe('NodeClient against a scripted HTTP server (Epic reply shapes)', () => 
     });
   });
 
+  it('node_api_username is the Basic user it presents (epic for an Epic node)', async () => {
+    const epic = new NodeClient({ url, secret: 's3cret', username: 'epic', timeoutMs: 5000 });
+    await epic.getStatus();
+    assert.equal(seen.at(-1)?.auth, `Basic ${Buffer.from('epic:s3cret').toString('base64')}`);
+  });
+
   it('a node Err where Ok was expected is BadRequest with serde’s decode text', async () => {
     replies.set('get_tip', '{"id":1,"jsonrpc":"2.0","result":{"Err":{"Internal":"x"}}}');
     await rejectsWith(

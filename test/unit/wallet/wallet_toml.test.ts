@@ -49,6 +49,8 @@ describe('wallet config defaults', () => {
     assert.equal(d.dataFileDir, join(TOP, 'wallet_data'));
     assert.equal(d.apiSecretPath, null);
     assert.equal(d.ownerApiListenInterface, '127.0.0.1');
+    assert.deepEqual(d.ownerApiAllowedOrigins, []);
+    assert.equal(d.nodeApiUsername, 'node');
   });
 });
 
@@ -88,6 +90,55 @@ describe('parseWalletToml', () => {
     assert.equal(c.dataFileDir, join(TOP, 'data'));
     assert.equal(c.tlsCertificateFile, join(TOP, 'c.pem'));
     assert.equal(c.logging.stdoutLogLevel, 'Warning');
+  });
+
+  it('owner_api_allowed_origins: serialized origins; node_api_username: a Basic user', () => {
+    const c = parse(
+      [
+        '[wallet]',
+        'owner_api_allowed_origins = ["http://localhost:3000", "https://[::1]:8443"]',
+        'node_api_username = "epic"',
+      ].join('\n'),
+    );
+    assert.deepEqual(c.ownerApiAllowedOrigins, ['http://localhost:3000', 'https://[::1]:8443']);
+    assert.equal(c.nodeApiUsername, 'epic');
+    const bad: [string, string][] = [
+      [
+        'owner_api_allowed_origins = ["http://localhost:3000/"]',
+        'wallet.owner_api_allowed_origins[0]: expected an origin such as "http://localhost:3000", got "http://localhost:3000/"',
+      ],
+      [
+        'owner_api_allowed_origins = ["http://a.example", "*"]',
+        'wallet.owner_api_allowed_origins[1]: expected an origin such as "http://localhost:3000", got "*"',
+      ],
+      [
+        'owner_api_allowed_origins = ["null"]',
+        'wallet.owner_api_allowed_origins[0]: expected an origin such as "http://localhost:3000", got "null"',
+      ],
+      [
+        'owner_api_allowed_origins = "http://localhost:3000"',
+        'wallet.owner_api_allowed_origins: expected an array, got a string',
+      ],
+      [
+        'owner_api_allowed_origins = [3000]',
+        'wallet.owner_api_allowed_origins[0]: expected a string, got an integer',
+      ],
+      [
+        'node_api_username = "a:b"',
+        'wallet.node_api_username: expected a user name without ":", got "a:b"',
+      ],
+      [
+        'node_api_username = ""',
+        'wallet.node_api_username: expected a user name without ":", got ""',
+      ],
+    ];
+    for (const [line, message] of bad) {
+      assert.throws(
+        () => parse(`[wallet]\n${line}`),
+        (e) => e instanceof ConfigError && e.message.endsWith(message),
+        line,
+      );
+    }
   });
 
   it('owner_api_interface is an alias of owner_api_listen_interface; both is an error', () => {
@@ -138,6 +189,9 @@ describe('writing and reading files', () => {
       const text = renderWalletToml(d);
       assert.deepEqual(parse(text, chain), d);
       assert.match(text, /^owner_api_listen_interface = "127\.0\.0\.1"$/m);
+      assert.match(text, /^owner_api_allowed_origins = \[\]$/m);
+      assert.match(text, /^node_api_username = "node"$/m);
+      assert.match(text, /^#api_secret_path = "\.owner_api_secret"$/m);
     }
   });
 
@@ -145,6 +199,8 @@ describe('writing and reading files', () => {
     const c: WalletConfig = {
       ...defaultWalletConfig('usernet', TOP),
       apiSecretPath: '/s',
+      ownerApiAllowedOrigins: ['http://localhost:3000', 'http://127.0.0.1:8080'],
+      nodeApiUsername: 'epic',
       tlsCertificateFile: '/c',
       tlsCertificateKey: '/k',
       ownerApiIncludeForeign: true,

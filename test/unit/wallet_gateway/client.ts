@@ -12,9 +12,14 @@ export interface Reply {
 }
 
 /** One request on its own connection (no keep-alive socket outlives a test). */
-export function post(url: string, body: string, method = 'POST'): Promise<Reply> {
+export function post(
+  url: string,
+  body: string,
+  method = 'POST',
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false }, (res) => {
+    const req = request(url, { method, agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -19,6 +19,8 @@ const cors = (h: Headers) => [
   h.get('access-control-allow-origin'),
   h.get('access-control-allow-headers'),
 ];
+/** Foreign keeps Epic's `*`; Owner routes grant CORS only to a listed Origin (none here). */
+const corsOf = (url: string) => (url.endsWith('/v2/foreign') ? CORS : [null, null]);
 
 describe('wallet listeners', () => {
   let fake: Fake;
@@ -38,12 +40,12 @@ describe('wallet listeners', () => {
   });
   after(() => gw.close());
 
-  it('OPTIONS is 200 {} with CORS; GET and unknown paths are 404 with no body', async () => {
+  it('OPTIONS is 200 {} (CORS on Foreign); GET and unknown paths are 404 with no body', async () => {
     for (const url of [`${owner}/v3/owner`, `${owner}/v2/owner`, `${foreign}/v2/foreign`]) {
       const r = await post(url, '', 'OPTIONS');
       assert.equal(r.status, 200);
       assert.equal(r.text, '{}');
-      assert.deepEqual(cors(r.headers), CORS);
+      assert.deepEqual(cors(r.headers), corsOf(url));
       assert.equal(r.headers.get('content-type'), 'application/json');
       const g = await post(url, '', 'GET');
       assert.deepEqual([g.status, g.text], [404, '']);
@@ -65,7 +67,7 @@ describe('wallet listeners', () => {
       assert.equal(r.status, 500);
       assert.ok(r.text.startsWith('Request error: Invalid request body: '), r.text);
       assert.equal(r.headers.get('content-type'), null);
-      assert.deepEqual(cors(r.headers), CORS);
+      assert.deepEqual(cors(r.headers), corsOf(url));
     }
   });
 

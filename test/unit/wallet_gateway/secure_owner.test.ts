@@ -48,7 +48,8 @@ describe('/v3/owner', () => {
         `{\n  "error": {\n    "code": -32001,\n    "message": "${NOT_INIT}"\n  },\n  "id": 1,\n  "jsonrpc": "2.0"\n}`,
       );
       assert.equal(r.headers.get('content-type'), 'application/json');
-      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      // No Origin, no CORS: the Owner routes grant it only to listed origins (owner_access.ts).
+      assert.equal(r.headers.get('access-control-allow-origin'), null);
       const c = new SecureClient(url);
       const enveloped = c.envelope({ method: 'accounts' }, 9, randomBytes(32));
       assert.deepEqual(await postJson(url, enveloped), encError(-32001, NOT_INIT));

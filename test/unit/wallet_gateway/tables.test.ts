@@ -42,7 +42,7 @@ const V3_REST: Record<string, string[]> = {
   close_wallet: ['name'],
   get_mnemonic: ['name', 'password'],
   change_password: ['name', 'old', 'new', 'remove_backup'],
-  delete_wallet: ['name'],
+  delete_wallet: [...T, 'name'], // Epic: ['name'] (docs/wallet.md)
   start_updater: [...T, 'frequency'],
   stop_updater: [],
   get_updater_messages: ['count'],

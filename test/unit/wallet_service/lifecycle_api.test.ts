@@ -180,8 +180,18 @@ describe('wallet lifecycle', () => {
     assert.equal(currentToken(env), null);
     await rejectsWith(read.accounts(null), { Lifecycle: 'Wallet has not been opened' });
 
-    assert.equal(await api.deleteWallet(null), null);
-    assert.equal(existsSync(join(dataDir, 'wallet.seed')), false);
+    // delete_wallet takes the token (spec §4.6): refused closed, without it, or with an old one
+    const seedFile = join(dataDir, 'wallet.seed');
+    await rejectsWith(api.deleteWallet(null, null), { Lifecycle: 'Wallet has not been opened' });
+    const token3 = Buffer.from((await api.openWallet(null, 'pw2')) as string, 'hex');
+    await rejectsWith(api.deleteWallet(null, null), 'InvalidKeychainMask');
+    await rejectsWith(
+      api.deleteWallet(Buffer.from(token2 as string, 'hex'), null),
+      'InvalidKeychainMask',
+    );
+    assert.equal(existsSync(seedFile), true);
+    assert.equal(await api.deleteWallet(token3, null), null);
+    assert.equal(existsSync(seedFile), false);
   });
 
   it('a recovered wallet needs its first scan; a bad phrase is refused', async () => {
