@@ -54,9 +54,10 @@ export function writeConfig(
     '[server]',
     `chain_type = "${TEST_CHAINS[chain].name}"`,
     `db_root = "${join(home, 'chain_data')}"`,
-    'api_http_addr = "127.0.0.1:0"',
     ...serverLines,
   ];
+  if (!lines.some((l) => l.startsWith('api_http_addr')))
+    lines.push('api_http_addr = "127.0.0.1:0"');
   if (ownerSecret && !lines.some((l) => l.startsWith('api_secret_path')))
     lines.push(`api_secret_path = "${join(home, '.api_secret')}"`);
   lines.push(...TEST_CHAINS[chain].p2p);
