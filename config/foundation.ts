@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChainType } from '../core/chain_type.js';
 import {
   describeAbsence,
+  type FoundationAbsence,
   type FoundationFile,
   type FoundationSource,
   parseFoundationFile,
@@ -66,13 +67,23 @@ export interface OpenedFoundation {
   readonly warning: FoundationWarning | null;
 }
 
-function missingWarning(source: FoundationSource & { file: null }): FoundationWarning {
-  const f = foundationInterval(source.missing.chainType);
+function missingWarning(missing: FoundationAbsence): FoundationWarning {
+  const f = foundationInterval(missing.chainType);
   return {
     event: 'foundation_missing',
     fields: {
-      foundation_path: source.missing.configured,
-      message: `blocks at foundation heights (every ${f}th) cannot be validated or built without ${describeAbsence(source.missing)}`,
+      foundation_path: missing.configured,
+      message: `blocks at foundation heights (every ${f}th) cannot be validated or built without ${describeAbsence(missing)}`,
+    },
+  };
+}
+
+function fallbackWarning(configured: string): FoundationWarning {
+  return {
+    event: 'foundation_fallback',
+    fields: {
+      foundation_path: configured,
+      message: `foundation file ${configured} does not exist; using the shipped ${SHIPPED_FOUNDATION_FILE}`,
     },
   };
 }
@@ -88,21 +99,14 @@ function absent(path: string): boolean {
 
 /** Opens the configured or built-in file the way Epic picks it (see the header). */
 export function openFoundationFile(type: ChainType, configured: string | null): OpenedFoundation {
-  const path = foundationFilePath(type, configured);
-  if (path !== null && (configured === null || !absent(configured))) {
-    return { source: { file: loadFoundationFile(type, path), missing: null }, warning: null };
+  if (configured !== null && !absent(configured)) {
+    return { source: { file: loadFoundationFile(type, configured), missing: null }, warning: null };
   }
   if (type === 'mainnet') {
-    const source = { file: null, missing: { chainType: type, configured } } as const;
-    return { source, warning: missingWarning(source) };
+    const missing = { chainType: type, configured };
+    return { source: { file: null, missing }, warning: missingWarning(missing) };
   }
   const file = loadFoundationFile(type, SHIPPED_FOUNDATION_FILE);
-  const warning: FoundationWarning = {
-    event: 'foundation_fallback',
-    fields: {
-      foundation_path: configured,
-      message: `foundation file ${configured} does not exist; using the shipped ${SHIPPED_FOUNDATION_FILE}`,
-    },
-  };
+  const warning = configured === null ? null : fallbackWarning(configured);
   return { source: { file, missing: null }, warning };
 }
