@@ -1,6 +1,7 @@
 // Starts the real `mwnode` executable (compiled CLI) on the automated-testing chain (or
-// mainnet, with no seeding and no foundation file) in a temporary home, on a free port, and stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over
-// HTTP like any client.
+// mainnet, with no seeding and no foundation file) in a temporary home, on a free port, and
+// stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over HTTP
+// like any client.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,7 +74,7 @@ export interface Exit {
 export interface SpawnOptions {
   readonly home: string;
   readonly configFile: string;
-  /** The chain flag of the command line (default `--auto`; null: mainnet); it must agree with the file. */
+  /** The command line's chain flag (default `--auto`; null: mainnet); it must agree with the file. */
   readonly chainFlag?: '--auto' | '--usernet' | null;
   /** `ignore` for long runs nobody reads the console of (a full pipe would block the node). */
   readonly stdout?: 'pipe' | 'ignore';
