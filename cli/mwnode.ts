@@ -13,7 +13,9 @@ import { loadServerConfig, writeDefaultConfigIn } from '../config/load.js';
 import { SecretFileError } from '../config/secrets.js';
 import type { ChainType } from '../core/chain_type.js';
 import { TlsConfigError } from '../gateway/tls.js';
+import { ListenError } from '../gateway/uws.js';
 import { runNode } from '../node/server.js';
+import { ActorInitError } from '../runtime/index.js';
 import { ClientError, fetchStatusText } from './client.js';
 import { EmptyFoundationFileError, verifyFoundationFile } from './foundation.js';
 import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
@@ -131,12 +133,18 @@ function buildProgram(run: ActionRunner): Command {
   return program;
 }
 
-/** Errors whose message is all the operator needs; anything else is a bug and shows its stack. */
+/**
+ * Errors whose message is all the operator needs; anything else is a bug and shows its stack.
+ * An actor's start failure (a bad foundation file, a database it cannot open) arrives as its
+ * message only: the stack stayed in the actor's thread, so printing ours would say nothing.
+ */
 function expectedMessage(err: unknown): string | null {
   const expected =
     err instanceof ConfigError ||
     err instanceof SecretFileError ||
     err instanceof TlsConfigError ||
+    err instanceof ListenError ||
+    err instanceof ActorInitError ||
     err instanceof ClientError ||
     err instanceof RandomXUnavailableError ||
     err instanceof FoundationPathError ||

@@ -82,7 +82,7 @@ function serverSection(c: ServerConfig): string[] {
     optional('tls_certificate_file', optStr(c.tlsCertificateFile), '"cert.pem"'),
     optional('tls_certificate_key', optStr(c.tlsCertificateKey), '"key.pem"'),
     '',
-    '# File of the pre-generated foundation coinbases. Left out: the floonet file shipped with mwnode (floonet, usernet, automated testing); mainnet needs it set.',
+    "# File of the pre-generated foundation coinbases. Left out: the floonet file shipped with mwnode (floonet, usernet, automated testing); on mainnet, Epic's foundation.json, which is not shipped: without it the node runs but refuses blocks and templates at foundation heights.",
     optional('foundation_path', optStr(c.foundationPath), '"foundation.json"'),
     '',
     '# Test chains only: the share (percent) of blocks each proof-of-work algorithm mines, in',

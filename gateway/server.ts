@@ -12,13 +12,7 @@ import type { NodeIdentity } from './operations.js';
 import type { Operation } from './routes.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
-import {
-  loadUws,
-  type UwsApp,
-  type UwsListenSocket,
-  type UwsRequest,
-  type UwsResponse,
-} from './uws.js';
+import { listenOn, loadUws, type UwsApp, type UwsRequest, type UwsResponse } from './uws.js';
 
 export interface GatewayOptions {
   readonly host: string;
@@ -115,7 +109,7 @@ function createApp(uws: ReturnType<typeof loadUws>, tls: GatewayOptions['tls']):
   }
 }
 
-export function startGateway(opts: GatewayOptions): Promise<Gateway> {
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const uws = loadUws();
   const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity);
   const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
@@ -229,19 +223,12 @@ export function startGateway(opts: GatewayOptions): Promise<Gateway> {
     }
   });
 
-  return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (socket: UwsListenSocket | false) => {
-      if (socket === false) {
-        reject(new Error(`cannot listen on ${opts.host}:${opts.port}`));
-        return;
-      }
-      resolve({
-        port: uws.us_socket_local_port(
-          socket as unknown as Parameters<typeof uws.us_socket_local_port>[0],
-        ),
-        inFlight: () => inFlight,
-        close: () => uws.us_listen_socket_close(socket),
-      });
-    });
-  });
+  const socket = await listenOn(app, opts.host, opts.port);
+  return {
+    port: uws.us_socket_local_port(
+      socket as unknown as Parameters<typeof uws.us_socket_local_port>[0],
+    ),
+    inFlight: () => inFlight,
+    close: () => uws.us_listen_socket_close(socket),
+  };
 }

@@ -20,3 +20,23 @@ export function loadUws(): Uws {
   }
   return loaded;
 }
+
+/** uWS says only that the listen failed: usually the port is taken, or the host is not ours. */
+export class ListenError extends Error {
+  constructor(host: string, port: number) {
+    super(
+      `cannot listen on ${host}:${port}: the port is in use or the address is not one of this machine's`,
+    );
+    this.name = 'ListenError';
+  }
+}
+
+/** Listens on `host:port`; rejects with a ListenError. */
+export function listenOn(app: UwsApp, host: string, port: number): Promise<UwsListenSocket> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket: UwsListenSocket | false) => {
+      if (socket === false) reject(new ListenError(host, port));
+      else resolve(socket);
+    });
+  });
+}

@@ -29,7 +29,10 @@ export interface RunningNode {
   stop(): Promise<void>;
 }
 
-/** Starts everything; throws (before listening) on a bad secret file or TLS pair. */
+/**
+ * Starts everything; throws, with nothing left running, on a bad secret file or TLS pair, an
+ * actor that cannot start (its foundation file, its database) or an address it cannot listen on.
+ */
 export async function startNode(config: ServerConfig): Promise<RunningNode> {
   const secrets = readApiSecrets(config);
   const tls = loadTls(config);
@@ -37,31 +40,16 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   // epoch caches on disk beside the miner's, so an epoch is built once per machine.
   process.env[PROGPOW_CACHE_DIR_ENV] ||= join(config.networkDir, 'progpow_cache');
   const system = new ActorSystem();
-  const chain = await system.spawn(chainActor, {
-    name: 'chain',
-    init: {
-      chainType: config.chainType,
-      dbRoot: config.dbRoot,
-      foundationPath: config.foundationPath,
-      archiveMode: config.archiveMode,
-      powPolicy: config.powPolicy,
-    },
-    // Its handlers are synchronous, so they still run one at a time; a window of requests in
-    // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
-    concurrency: CHAIN_PIPELINE,
-  });
-  const pool = await system.spawn(poolActor, {
-    name: 'pool',
-    init: {
-      chainType: config.chainType,
-      dbRoot: config.dbRoot,
-      config: poolConfigOf(config),
-      dandelion: dandelionConfigOf(config),
-      // Transactions are few next to blocks: one verification thread is plenty.
-      verifierThreads: 1,
-    },
-  });
-  const peers = await system.spawn(peersActor, { name: 'peers', init: { dbRoot: config.dbRoot } });
+  let actors: Awaited<ReturnType<typeof spawnActors>>;
+  try {
+    actors = await spawnActors(system, config);
+  } catch (e) {
+    // An actor that failed to start (a bad foundation file, a chain database it cannot open)
+    // must not leave the others' threads running.
+    await system.shutdown();
+    throw e;
+  }
+  const { chain, pool, peers } = actors;
   let head: ChainHeadInfo | null = null;
   chain.watch('head', (h) => {
     head = h;
@@ -126,6 +114,36 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       await minerStopped;
     },
   };
+}
+
+/** The chain, pool and peers actors, in that order (the pool reads the chain's head). */
+async function spawnActors(system: ActorSystem, config: ServerConfig) {
+  const chain = await system.spawn(chainActor, {
+    name: 'chain',
+    init: {
+      chainType: config.chainType,
+      dbRoot: config.dbRoot,
+      foundationPath: config.foundationPath,
+      archiveMode: config.archiveMode,
+      powPolicy: config.powPolicy,
+    },
+    // Its handlers are synchronous, so they still run one at a time; a window of requests in
+    // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
+    concurrency: CHAIN_PIPELINE,
+  });
+  const pool = await system.spawn(poolActor, {
+    name: 'pool',
+    init: {
+      chainType: config.chainType,
+      dbRoot: config.dbRoot,
+      config: poolConfigOf(config),
+      dandelion: dandelionConfigOf(config),
+      // Transactions are few next to blocks: one verification thread is plenty.
+      verifierThreads: 1,
+    },
+  });
+  const peers = await system.spawn(peersActor, { name: 'peers', init: { dbRoot: config.dbRoot } });
+  return { chain, pool, peers };
 }
 
 /** Runs the node until SIGINT/SIGTERM; resolves with the process exit code. */

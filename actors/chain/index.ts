@@ -1,7 +1,9 @@
 // The chain actor: owns the chain database and a verification pool; runs on its own thread in
 // the node process.
 
+import { openFoundationFile } from '../../config/foundation.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
+import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
 import { ChainService } from './service.js';
@@ -10,10 +12,23 @@ import { poolVerifier } from './verifier.js';
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
   // Commitment sums and point decoding in this thread (block sums, validate_chain) go native too.
   installSecpBackend();
+  // Before the pool starts: a file that stops the start must not leave worker threads behind.
+  const foundation = openFoundationFile(init.chainType, init.foundationPath);
+  // Once per start: the node runs, but without the file it was asked for or needs.
+  if (foundation.warning !== null) log(foundation.warning.event, foundation.warning.fields);
   const pool = new WorkPool(
     init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
   );
-  const chain = new ChainService(init, poolVerifier(pool, init.chainType));
+  let chain: ChainService;
+  try {
+    chain = new ChainService(init, poolVerifier(pool, init.chainType), {
+      foundation: foundation.source,
+      log,
+    });
+  } catch (e) {
+    void pool.close();
+    throw e;
+  }
   const publishHead = () => ctx.publish('head', chain.getHead());
   publishHead();
   return actorFromHandlers<ChainProtocol>(

@@ -11,7 +11,7 @@ import {
   templatePrePow,
 } from '../../core/chain/block_build.js';
 import { type NextBlockFacts, nextBlockFacts } from '../../core/chain/next_header.js';
-import { foundationLine } from '../../core/consensus/foundation.js';
+import { foundationFileFor, foundationLine } from '../../core/consensus/foundation.js';
 import { isFoundationHeight } from '../../core/consensus/rewards.js';
 import type {
   BlockTemplate,
@@ -43,12 +43,17 @@ function randomU64(): bigint {
   return randomBytes(8).readBigUInt64BE(0);
 }
 
+const BUILD = 'build a block template';
+
 /**
  * Step 1 as Epic builds it: a copy of the head header with height, prev_hash, seed, a random
  * nonce, the next scaling, head time + 60 s, policy and bottles set; the rest is the head's.
  */
 export function blockTemplate(ctx: PipelineContext, txs: readonly Transaction[]): BlockTemplate {
   const { head, facts } = factsOnHead(ctx);
+  // Step 2 could not add the foundation output: refuse here, before a miner spends work on it.
+  if (isFoundationHeight(ctx.params.type, facts.height))
+    foundationFileFor(ctx.foundation, facts.height, BUILD);
   const h = head.header;
   const header: BlockHeader = {
     ...h,
@@ -81,8 +86,7 @@ export function blockTemplate(ctx: PipelineContext, txs: readonly Transaction[])
  */
 function foundationTransactions(ctx: PipelineContext, height: bigint): Transaction[] {
   if (!isFoundationHeight(ctx.params.type, height)) return [];
-  if (ctx.foundation === null) throw new ChainError('Other', 'no foundation file loaded');
-  const line = foundationLine(ctx.foundation, height);
+  const line = foundationLine(foundationFileFor(ctx.foundation, height, BUILD), height);
   const body = { inputs: [], outputs: [line.output], kernels: [line.kernel] };
   return [{ offset: new Uint8Array(32), body }];
 }

@@ -8,7 +8,11 @@ import { validateHeaderAfterPow, validateHeaderBeforePow } from '../../core/chai
 import type { ChainParams } from '../../core/chain_type.js';
 import { hasMoreWork } from '../../core/consensus/difficulty.js';
 import type { PolicyConfig } from '../../core/consensus/feijoada.js';
-import { type FoundationFile, foundationLine } from '../../core/consensus/foundation.js';
+import {
+  type FoundationSource,
+  foundationFileFor,
+  foundationLine,
+} from '../../core/consensus/foundation.js';
 import {
   blockOverage,
   isFoundationHeight,
@@ -41,7 +45,7 @@ export interface PipelineContext {
   readonly store: ChainStore;
   readonly params: ChainParams;
   readonly policy: PolicyConfig;
-  readonly foundation: FoundationFile | null;
+  readonly foundation: FoundationSource;
   readonly verifier: BlockVerifier;
   /** Unix seconds. */
   readonly now: () => number;
@@ -144,8 +148,8 @@ async function validateBody(
 
 function foundationCommit(ctx: PipelineContext, height: bigint): Uint8Array | null {
   if (!isFoundationHeight(ctx.params.type, height)) return null;
-  if (ctx.foundation === null) throw new ChainError('Other', 'no foundation file loaded');
-  return foundationLine(ctx.foundation, height).output.commit;
+  const file = foundationFileFor(ctx.foundation, height, 'validate a block');
+  return foundationLine(file, height).output.commit;
 }
 
 const NOT_MORE_WORK = Symbol('not more work');

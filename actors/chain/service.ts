@@ -1,8 +1,9 @@
 // What the chain actor does for each message, over its store. No thread or transport code here.
 
-import { loadFoundationFile } from '../../config/foundation.js';
+import { openFoundationFile } from '../../config/foundation.js';
 import { CHAIN_PARAMS, type ChainParams } from '../../core/chain_type.js';
 import { customPolicyConfig, policyConfig } from '../../core/consensus/feijoada.js';
+import type { FoundationSource } from '../../core/consensus/foundation.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { readBlock } from '../../core/ser/block.js';
 import { decode } from '../../core/ser/codec.js';
@@ -26,13 +27,28 @@ import { type PipelineContext, processBlock } from './pipeline.js';
 import { ChainQueries } from './queries.js';
 import { ChainStore } from './store.js';
 import { validateChain } from './validate.js';
+import type { BlockVerifier } from './verifier.js';
 
 /** Epic compacts after an accepted block with probability 1/1,440. */
 const COMPACTION_ODDS = 1440;
 
-import type { BlockVerifier } from './verifier.js';
-
 const V2 = 2;
+
+/** One structured log line (node/log.ts's shape). */
+export type ChainLog = (event: string, fields: Record<string, unknown>) => void;
+
+export interface ChainServiceOptions {
+  /** The foundation file as the caller opened it; opened from the init when absent. */
+  readonly foundation?: FoundationSource;
+  /** Where what no reply carries goes: a failed compaction after an accepted block. */
+  readonly log?: ChainLog;
+  /** Whether an accepted block compacts (default: Epic's 1-in-1,440 chance). */
+  readonly compactionRoll?: () => boolean;
+  /** The compaction (default: compact.ts); tests inject a failing one here. */
+  readonly compact?: typeof compactChain;
+}
+
+const epicCompactionRoll = (): boolean => Math.random() * COMPACTION_ODDS < 1;
 
 export class ChainService {
   private readonly store: ChainStore;
@@ -43,8 +59,16 @@ export class ChainService {
   private readonly queries: ChainQueries;
   /** Blocks are processed one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly log: ChainLog;
+  private readonly compactionRoll: () => boolean;
+  private readonly compact: typeof compactChain;
+  /** A compaction after a block failed: the next accepted block tries again. */
+  private compactionPending = false;
 
-  constructor(init: ChainInit, verifier: BlockVerifier) {
+  constructor(init: ChainInit, verifier: BlockVerifier, options: ChainServiceOptions = {}) {
+    this.log = options.log ?? (() => undefined);
+    this.compactionRoll = options.compactionRoll ?? epicCompactionRoll;
+    this.compact = options.compact ?? compactChain;
     this.params = CHAIN_PARAMS[init.chainType];
     this.archiveMode = init.archiveMode;
     this.store = new ChainStore(init.dbRoot, this.params);
@@ -56,7 +80,8 @@ export class ChainService {
         init.powPolicy !== null && init.chainType !== 'mainnet'
           ? customPolicyConfig(init.powPolicy)
           : policyConfig(init.chainType),
-      foundation: loadFoundationFile(init.chainType, init.foundationPath),
+      foundation:
+        options.foundation ?? openFoundationFile(init.chainType, init.foundationPath).source,
       verifier,
       now: () => Date.now() / 1000,
     };
@@ -107,12 +132,30 @@ export class ChainService {
       throw e;
     }
     if (accepted.status !== 'fork') onHead();
-    // Epic's check_compact: a 1-in-1,440 chance per accepted block (no sync exists yet to wait for).
-    if (Math.random() * COMPACTION_ODDS < 1) this.compactChain();
     for (const child of this.orphans.takeChildren(accepted.hash)) {
       await this.accept(child.block, onHead).catch(() => undefined);
     }
+    this.compactAfterBlock();
     return { hash: accepted.hash, status: accepted.status };
+  }
+
+  /**
+   * Epic's check_compact: a 1-in-1,440 chance per accepted block (no sync exists yet to wait
+   * for). The block is already committed, so a failure is not the block's: it is logged, and
+   * every following accepted block tries again until one compaction succeeds.
+   */
+  private compactAfterBlock(): void {
+    if (!this.compactionPending && !this.compactionRoll()) return;
+    try {
+      this.compact(this.store, this.archiveMode);
+      this.compactionPending = false;
+    } catch (e) {
+      this.compactionPending = true;
+      this.log('compaction_failed', {
+        error: e instanceof Error ? e.message : String(e),
+        retry: 'next accepted block',
+      });
+    }
   }
 
   private decodeTxs(txs: readonly Uint8Array[]): Transaction[] {
@@ -135,7 +178,7 @@ export class ChainService {
   }
 
   compactChain(): boolean {
-    return compactChain(this.store, this.archiveMode);
+    return this.compact(this.store, this.archiveMode);
   }
 
   validateChain(): null {

@@ -1,10 +1,14 @@
 // The miner actor: builds burn coinbases and searches nonces, on its own thread in the node
 // process. Each request is synchronous and bounded (a slice of the search), so shutdown waits at
 // most one slice — or, once per epoch, a ProgPoW cache build.
-import { loadFoundationFile } from '../../config/foundation.js';
+import { openFoundationFile } from '../../config/foundation.js';
 import { burnRewardOutput } from '../../core/chain/coinbase.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
-import { type FoundationFile, foundationLineValue } from '../../core/consensus/foundation.js';
+import {
+  type FoundationSource,
+  foundationFileFor,
+  foundationLineValue,
+} from '../../core/consensus/foundation.js';
 import { foundationShortfall } from '../../core/consensus/rewards.js';
 import { encode } from '../../core/ser/codec.js';
 import { writeKernel, writeOutput } from '../../core/ser/transaction.js';
@@ -39,11 +43,12 @@ export const createMiner: ActorFactory<MinerProtocol, MinerInit> = (init) => {
     randomx: randomxHash(),
     progpowCache: (epoch: number) => caches.get(epoch),
   };
-  let foundation: FoundationFile | null = null;
+  let foundation: FoundationSource | null = null;
   return actorFromHandlers<MinerProtocol>({
     coinbaseFees: ({ height, fees }) => {
-      foundation ??= loadFoundationFile(init.chainType, init.foundationPath);
-      const line = foundationLineValue(foundation, height);
+      foundation ??= openFoundationFile(init.chainType, init.foundationPath).source;
+      const file = foundationFileFor(foundation, height, 'build a block template');
+      const line = foundationLineValue(file, height);
       return fees + foundationShortfall(init.chainType, height, line);
     },
     burnCoinbase: ({ height, fees }) => {

@@ -70,6 +70,66 @@ export class FoundationIndexError extends Error {
   }
 }
 
+/** Epic's name for the foundation file of each chain (its `debian/` directory). */
+export const EPIC_FOUNDATION_FILE_NAME: Readonly<Record<ChainType, string>> = {
+  mainnet: 'foundation.json',
+  floonet: 'foundation_floonet.json',
+  usernet: 'foundation_floonet.json',
+  automated: 'foundation_floonet.json',
+};
+
+/** Why a node runs without its chain's foundation file (Epic's mainnet file is not shipped). */
+export interface FoundationAbsence {
+  readonly chainType: ChainType;
+  /** `[server] foundation_path` as configured (a file that does not exist); null when unset. */
+  readonly configured: string | null;
+}
+
+/** The foundation file a chain validates and builds with, or why there is none. */
+export type FoundationSource =
+  | { readonly file: FoundationFile; readonly missing: null }
+  | { readonly file: null; readonly missing: FoundationAbsence };
+
+/** The missing file in words: Epic's name, its pinned hash, and what was configured. */
+export function describeAbsence(a: FoundationAbsence): string {
+  const sha = CHAIN_PARAMS[a.chainType].foundationSha256;
+  const config =
+    a.configured === null
+      ? '[server] foundation_path is not set'
+      : `[server] foundation_path ${a.configured} does not exist`;
+  return `Epic's ${EPIC_FOUNDATION_FILE_NAME[a.chainType]} (SHA-256 ${sha}); ${config}`;
+}
+
+/** What needs the foundation line: a block to validate or a block (template) to build. */
+export type FoundationUse = 'validate a block' | 'build a block template';
+
+/** A block or template at a foundation height while the node runs without the file. */
+export class FoundationMissingError extends Error {
+  /** Crosses the actor boundary as the reply's error code. */
+  readonly code = 'FoundationMissing';
+  readonly height: bigint;
+  readonly absence: FoundationAbsence;
+
+  constructor(absence: FoundationAbsence, height: bigint, use: FoundationUse) {
+    super(
+      `no foundation file: cannot ${use} at foundation height ${height} without ${describeAbsence(absence)}`,
+    );
+    this.name = 'FoundationMissingError';
+    this.height = height;
+    this.absence = absence;
+  }
+}
+
+/** The file to use at foundation height `height`; throws FoundationMissingError when none. */
+export function foundationFileFor(
+  source: FoundationSource,
+  height: bigint,
+  use: FoundationUse,
+): FoundationFile {
+  if (source.file === null) throw new FoundationMissingError(source.missing, height, use);
+  return source.file;
+}
+
 /** CRLF → LF, as Epic does before hashing, so a copy checked out on Windows still passes. */
 export function normalizeLineEnds(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(bytes.length);

@@ -20,6 +20,7 @@ import { handleJsonRpc, type MethodTable } from '../jsonrpc.js';
 import { RPC_MAX_BODY } from '../routes.js';
 import { loadTls, TlsConfigError } from '../tls.js';
 import {
+  listenOn,
   loadUws,
   type UwsApp,
   type UwsListenSocket,
@@ -183,15 +184,6 @@ function serve(
   });
 }
 
-function listen(app: UwsApp, host: string, port: number): Promise<UwsListenSocket> {
-  return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket: UwsListenSocket | false) => {
-      if (socket === false) reject(new Error(`cannot listen on ${host}:${port}`));
-      else resolve(socket);
-    });
-  });
-}
-
 function portOf(socket: UwsListenSocket): number {
   const uws = loadUws();
   return uws.us_socket_local_port(
@@ -234,14 +226,14 @@ export async function startWalletGateway(opts: WalletGatewayOptions): Promise<Wa
       if (opts.owner.includeForeign) routes.set('/v2/foreign', { handle: foreign, access: null });
       const app = createApp(tlsFiles);
       serve(app, routes, maxBody, log);
-      const socket = await listen(app, opts.owner.host, opts.owner.port);
+      const socket = await listenOn(app, opts.owner.host, opts.owner.port);
       sockets.push(socket);
       ownerPort = portOf(socket);
     }
     if (opts.foreign !== null) {
       const app = createApp(tlsFiles);
       serve(app, new Map([['/v2/foreign', { handle: foreign, access: null }]]), maxBody, log);
-      const socket = await listen(app, opts.foreign.host, opts.foreign.port);
+      const socket = await listenOn(app, opts.foreign.host, opts.foreign.port);
       sockets.push(socket);
       foreignPort = portOf(socket);
     }

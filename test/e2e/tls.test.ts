@@ -15,6 +15,7 @@ import {
   ownerSecret,
   removeHome,
   startNodeProcess,
+  type TestChain,
   tempHome,
 } from '../support/node_process.js';
 
@@ -83,11 +84,14 @@ after(() => {
 });
 
 /** Starts a TLS node for a describe block; the getter is valid inside its tests. */
-function tlsNode(pair: () => { cert: string; key: string }): () => NodeProcess {
+function tlsNode(
+  pair: () => { cert: string; key: string },
+  chain: TestChain = 'automated',
+): () => NodeProcess {
   let node: NodeProcess | undefined;
   before(async () => {
     const { cert, key } = pair();
-    node = await startNodeProcess({ serverLines: tlsLines(cert, key) });
+    node = await startNodeProcess({ chain, serverLines: tlsLines(cert, key) });
   });
   after(async () => {
     if (node === undefined) return;
@@ -173,6 +177,23 @@ describe('HTTPS with an EC P-256 certificate and a SEC1 (EC PRIVATE KEY) key', (
   it('GET /v1/status over TLS → 200, certificate verified', async () => {
     assert.match(node().stderr(), /"tls":true/);
     await assertStatusOverTls(node(), certs.ecCertPem);
+  });
+});
+
+describe('HTTPS on mainnet, like the other chain types', () => {
+  const node = tlsNode(() => ({ cert: certs.rsaCert, key: certs.rsaKeyPkcs8 }), 'mainnet');
+  it('GET /v1/status over TLS → 200 on the mainnet genesis, certificate verified', async () => {
+    assert.match(node().stderr(), /"tls":true,"chain":"mainnet"/);
+    await assertStatusOverTls(node(), certs.rsaCertPem);
+    const r = await httpsCall(node().port, '/v1/chain', {
+      ca: certs.rsaCertPem,
+      auth: basic(ownerSecret(node().home)),
+    });
+    assert.equal(r.status, 200);
+    assert.equal(
+      (JSON.parse(r.body) as { last_block_pushed?: unknown }).last_block_pushed,
+      '454018a56d86e37611bdcabc7de670305c3f3dc9675e314b437f1adc29430851',
+    );
   });
 });
 

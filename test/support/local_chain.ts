@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChainInit, SubmitReply } from '../../actors/chain/messages.js';
-import { ChainService } from '../../actors/chain/service.js';
+import type { SubmitReply } from '../../actors/chain/messages.js';
+import { ChainService, type ChainServiceOptions } from '../../actors/chain/service.js';
 import { poolVerifier } from '../../actors/chain/verifier.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
@@ -20,11 +20,19 @@ export interface LocalChain {
   readonly service: ChainService;
   /** Mines the next block with `txs` (coinbase m/2/0/height) and submits it. */
   mineNext(txs?: readonly Transaction[]): Promise<SubmitReply>;
+  /** Mines the next block on this chain's head without submitting it. */
+  mineBlock(txs?: readonly Transaction[]): Promise<Block>;
   submit(block: Block): Promise<SubmitReply>;
   close(): Promise<void>;
 }
 
-export function localChain(opts: Partial<Pick<ChainInit, 'archiveMode'>> = {}): LocalChain {
+export interface LocalChainOptions extends ChainServiceOptions {
+  readonly archiveMode?: boolean;
+}
+
+/** A chain on automated testing; `opts` also reach the service (foundation, compaction, log). */
+export function localChain(opts: LocalChainOptions = {}): LocalChain {
+  const { archiveMode, ...serviceOptions } = opts;
   const dbRoot = mkdtempSync(join(tmpdir(), 'mwnode-chain-'));
   const pool = new WorkPool({ threads: 1 });
   const service = new ChainService(
@@ -33,9 +41,10 @@ export function localChain(opts: Partial<Pick<ChainInit, 'archiveMode'>> = {}): 
       dbRoot: join(dbRoot, 'chain_data'),
       foundationPath: null,
       powPolicy: { cuckatoo: 100 },
-      archiveMode: opts.archiveMode ?? false,
+      archiveMode: archiveMode ?? false,
     },
     poolVerifier(pool, 'automated'),
+    serviceOptions,
   );
   const sourceWith = (txs: readonly Transaction[]): TemplateSource => {
     const bytes = txs.map((tx) => encode(writeTransaction, tx, 2, AUTO));
@@ -56,6 +65,7 @@ export function localChain(opts: Partial<Pick<ChainInit, 'archiveMode'>> = {}): 
     service,
     submit,
     mineNext: async (txs = []) => submit(await mineWith(sourceWith(txs))),
+    mineBlock: (txs = []) => mineWith(sourceWith(txs)),
     close: async () => {
       service.close();
       await pool.close();

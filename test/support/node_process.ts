@@ -1,6 +1,7 @@
-// Starts the real `mwnode` executable (compiled CLI) on the automated-testing chain in a
-// temporary home, on a free port, and stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over
-// HTTP like any client.
+// Starts the real `mwnode` executable (compiled CLI) on the automated-testing chain (or
+// mainnet, with no seeding and no foundation file) in a temporary home, on a free port, and
+// stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over HTTP
+// like any client.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,18 @@ export interface NodeProcess extends ChildHandle {
   readonly url: string;
 }
 
+/** Chains the e2e tests run a node on: `chain_type` in the file and the command-line flag. */
+const TEST_CHAINS = {
+  automated: { name: 'AutomatedTesting', flag: '--auto', p2p: [] },
+  // Mainnet's own ports are left alone (the API is on port 0) and nothing is dialled.
+  mainnet: { name: 'Mainnet', flag: null, p2p: ['[server.p2p_config]', 'seeding_type = "None"'] },
+} as const;
+
+export type TestChain = keyof typeof TEST_CHAINS;
+
 export interface NodeOptions {
+  /** Default `automated`. */
+  readonly chain?: TestChain;
   /** Extra lines for the `[server]` table (keys Epic's config knows). */
   readonly serverLines?: readonly string[];
   /** Reuse a home (restart tests); a fresh temporary one otherwise. */
@@ -36,17 +48,20 @@ export function writeConfig(
   home: string,
   serverLines: readonly string[] = [],
   ownerSecret = true,
+  chain: TestChain = 'automated',
 ): string {
   const file = join(home, 'mwnode-server.toml');
   const lines = [
     '[server]',
-    'chain_type = "AutomatedTesting"',
+    `chain_type = "${TEST_CHAINS[chain].name}"`,
     `db_root = "${join(home, 'chain_data')}"`,
-    'api_http_addr = "127.0.0.1:0"',
     ...serverLines,
   ];
+  if (!lines.some((l) => l.startsWith('api_http_addr')))
+    lines.push('api_http_addr = "127.0.0.1:0"');
   if (ownerSecret && !lines.some((l) => l.startsWith('api_secret_path')))
     lines.push(`api_secret_path = "${join(home, '.api_secret')}"`);
+  lines.push(...TEST_CHAINS[chain].p2p);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
@@ -59,8 +74,8 @@ export interface Exit {
 export interface SpawnOptions {
   readonly home: string;
   readonly configFile: string;
-  /** The chain flag of the command line (default `--auto`); it must agree with the file. */
-  readonly chainFlag?: '--auto' | '--usernet';
+  /** The command line's chain flag (default `--auto`; null: mainnet); it must agree with the file. */
+  readonly chainFlag?: '--auto' | '--usernet' | null;
   /** `ignore` for long runs nobody reads the console of (a full pipe would block the node). */
   readonly stdout?: 'pipe' | 'ignore';
   readonly timeoutMs?: number;
@@ -75,7 +90,8 @@ export interface SpawnOptions {
 export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
   const { home, configFile } = o;
   const timeoutMs = o.timeoutMs ?? 15_000;
-  const args = [MWNODE, o.chainFlag ?? '--auto', '--home', home, 'server'];
+  const flag = o.chainFlag === undefined ? ['--auto'] : o.chainFlag === null ? [] : [o.chainFlag];
+  const args = [MWNODE, ...flag, '--home', home, 'server'];
   const proc = spawn(process.execPath, [...args, '--config_file', configFile, 'run'], {
     stdio: ['ignore', o.stdout ?? 'pipe', 'pipe'],
   });
@@ -104,13 +120,15 @@ export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
   });
 }
 
-/** Writes the config for `opts` and runs the node on the automated-testing chain. */
+/** Writes the config for `opts` and runs the node (on the automated-testing chain by default). */
 export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
   const home = opts.home ?? tempHome();
-  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret);
+  const chain = opts.chain ?? 'automated';
+  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret, chain);
   return spawnNode({
     home,
     configFile,
+    chainFlag: TEST_CHAINS[chain].flag,
     ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
   });
 }

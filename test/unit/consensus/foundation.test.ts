@@ -11,6 +11,7 @@ import {
   FoundationPathError,
   foundationFilePath,
   loadFoundationFile,
+  openFoundationFile,
   SHIPPED_FOUNDATION_FILE,
 } from '../../../config/foundation.js';
 import { toHex } from '../../../core/bytes.js';
@@ -19,6 +20,8 @@ import {
   type FoundationFile,
   FoundationFileError,
   FoundationIndexError,
+  FoundationMissingError,
+  foundationFileFor,
   foundationFileSha256,
   foundationHeightOfLine,
   foundationIndex,
@@ -269,19 +272,60 @@ describe('config: which file, read with a cap', () => {
       assert.equal(foundationFilePath(t, null), SHIPPED_FOUNDATION_FILE);
       assert.equal(foundationFilePath(t, '/x/f.json'), '/x/f.json');
     }
-    const file = loadFoundationFile('automated', null);
-    assert.equal(file.name, SHIPPED_FOUNDATION_FILE);
-    assert.equal(commitAt(file, 5n), LINE_0);
+    const opened = openFoundationFile('automated', null);
+    assert.equal(opened.warning, null);
+    assert.equal(opened.source.file?.name, SHIPPED_FOUNDATION_FILE);
+    assert.equal(commitAt(loadFoundationFile('automated', SHIPPED_FOUNDATION_FILE), 5n), LINE_0);
   });
 
-  it('mainnet has no built-in file: a clear error without a configured path', () => {
+  it('mainnet without a configured path runs without a file, with one warning', () => {
+    assert.equal(foundationFilePath('mainnet', null), null);
+    assert.deepEqual(openFoundationFile('mainnet', null), {
+      source: { file: null, missing: { chainType: 'mainnet', configured: null } },
+      warning: {
+        event: 'foundation_missing',
+        fields: {
+          foundation_path: null,
+          message: `blocks at foundation heights (every 1440th) cannot be validated or built without Epic's foundation.json (SHA-256 ${MAINNET_SHA}); [server] foundation_path is not set`,
+        },
+      },
+    });
+  });
+
+  it('a configured path that does not exist falls back as in Epic, with a warning', () => {
+    const absent = join(dir, 'absent.json');
+    assert.deepEqual(openFoundationFile('mainnet', absent), {
+      source: { file: null, missing: { chainType: 'mainnet', configured: absent } },
+      warning: {
+        event: 'foundation_missing',
+        fields: {
+          foundation_path: absent,
+          message: `blocks at foundation heights (every 1440th) cannot be validated or built without Epic's foundation.json (SHA-256 ${MAINNET_SHA}); [server] foundation_path ${absent} does not exist`,
+        },
+      },
+    });
+    const floonet = openFoundationFile('floonet', absent);
+    assert.equal(floonet.source.file?.name, SHIPPED_FOUNDATION_FILE);
+    assert.deepEqual(floonet.warning, {
+      event: 'foundation_fallback',
+      fields: {
+        foundation_path: absent,
+        message: `foundation file ${absent} does not exist; using the shipped ${SHIPPED_FOUNDATION_FILE}`,
+      },
+    });
+  });
+
+  it('a block or template at a foundation height without the file is a typed error', () => {
+    const missing = { chainType: 'mainnet', configured: null } as const;
+    const source = { file: null, missing };
     assert.throws(
-      () => loadFoundationFile('mainnet', null),
+      () => foundationFileFor(source, 1440n, 'validate a block'),
       (e: unknown) =>
-        e instanceof FoundationPathError &&
-        e.file === null &&
+        e instanceof FoundationMissingError &&
+        e.code === 'FoundationMissing' &&
+        e.height === 1440n &&
         e.message ===
-          `foundation file: mainnet needs [server] foundation_path: Epic's debian/foundation.json (SHA-256 ${MAINNET_SHA}), which is not shipped with mwnode`,
+          `no foundation file: cannot validate a block at foundation height 1440 without Epic's foundation.json (SHA-256 ${MAINNET_SHA}); [server] foundation_path is not set`,
     );
   });
 
@@ -304,7 +348,7 @@ describe('config: which file, read with a cap', () => {
         e.message.startsWith(`foundation file ${changed}: SHA-256 (CRLF→LF) is 99b76fb8`),
     );
     assert.throws(
-      () => loadFoundationFile('mainnet', SHIPPED_FOUNDATION_FILE),
+      () => openFoundationFile('mainnet', SHIPPED_FOUNDATION_FILE),
       FoundationFileError,
     );
 
@@ -320,8 +364,9 @@ describe('config: which file, read with a cap', () => {
       [sub, 'is a directory'],
     ];
     for (const [path, problem] of cases) {
+      const open = path === absent ? loadFoundationFile : openFoundationFile;
       assert.throws(
-        () => loadFoundationFile('floonet', path),
+        () => open('floonet', path),
         (e: unknown) =>
           e instanceof FoundationPathError &&
           e.file === path &&

@@ -6,7 +6,7 @@
 // passes every rule. See docs/decisions.md, "Foundation payouts on floonet and usernet".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadFoundationFile } from '../../../config/foundation.js';
+import { loadFoundationFile, SHIPPED_FOUNDATION_FILE } from '../../../config/foundation.js';
 import { buildBlockBody, type RewardParts } from '../../../core/chain/block_build.js';
 import { coinbaseOutput, rewardOutput } from '../../../core/chain/coinbase.js';
 import type { ChainType } from '../../../core/chain_type.js';
@@ -49,7 +49,7 @@ const KEYCHAIN = ExtKeychain.fromSeed(new Uint8Array(32).fill(7));
 const MINER_KEY = deriveKeyId(3, 0, 0, 1440);
 const SHORTFALL_1440 = 204_595_200_000n - 710_400_000n;
 
-const usernetFile: FoundationFile = loadFoundationFile(USERNET, null);
+const usernetFile: FoundationFile = loadFoundationFile(USERNET, SHIPPED_FOUNDATION_FILE);
 
 /** The foundation line's coinbase as the template adds it. */
 function lineParts(file: FoundationFile, height: bigint): RewardParts {
@@ -172,7 +172,7 @@ describe('usernet height 1,440 with the shipped floonet file', () => {
 });
 
 describe('automated testing (F = 5): the file balances with no shortfall', () => {
-  const auto = loadFoundationFile('automated', null);
+  const auto = loadFoundationFile('automated', SHIPPED_FOUNDATION_FILE);
 
   it("height 5: Epic's own flow (reward(fees, h) + line 0) passes", () => {
     assert.equal(foundationLineValue(auto, 5n), 710_400_000n);
