@@ -7,6 +7,7 @@ import { AmountError } from '../core/amount.js';
 import { JsonError } from '../core/json/parse.js';
 import { isWalletFailure } from '../core/wallet/errors.js';
 import { TlsConfigError } from '../gateway/tls.js';
+import { ListenError } from '../gateway/uws.js';
 import { ActorInitError } from '../runtime/index.js';
 import { type ActionRunner, newProgram, runCli } from './program.js';
 import * as cmd from './wallet/commands.js';
@@ -252,6 +253,7 @@ function expectedMessage(err: unknown): string | null {
     err instanceof ConfigError ||
     err instanceof SecretFileError ||
     err instanceof TlsConfigError ||
+    err instanceof ListenError ||
     err instanceof PasswordError ||
     err instanceof AmountError ||
     err instanceof JsonError
@@ -266,5 +268,7 @@ process.exitCode = await runCli(
   { name: NAME, build: buildProgram, expectedMessage },
   process.argv.slice(2),
 );
-// Listeners keep handles open until their signal; one-shot commands are done here.
-if (!process.argv.includes('listen') && !process.argv.includes('owner_api')) process.exit();
+// Listeners keep handles open until their signal; one-shot commands, and a listener that could
+// not start (its wallet actor and node poller would otherwise keep the process alive), are done.
+const listening = process.argv.includes('listen') || process.argv.includes('owner_api');
+if (!listening || process.exitCode !== 0) process.exit();

@@ -31,10 +31,25 @@ export class ListenError extends Error {
   }
 }
 
-/** Listens on `host:port`; rejects with a ListenError. */
+/**
+ * uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT. Without it uWS sets SO_REUSEPORT, so a second node or
+ * wallet on a taken port would start "successfully" and share the traffic with the first.
+ */
+const EXCLUSIVE_PORT = 1;
+
+/** The (host, port, options, callback) form uWS takes at run time; its typings omit it. */
+type ListenWithOptions = (
+  host: string,
+  port: number,
+  options: number,
+  cb: (socket: UwsListenSocket | false) => void,
+) => UwsApp;
+
+/** Listens on `host:port` alone; rejects with a ListenError. */
 export function listenOn(app: UwsApp, host: string, port: number): Promise<UwsListenSocket> {
   return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket: UwsListenSocket | false) => {
+    const listen = app.listen as unknown as ListenWithOptions;
+    listen.call(app, host, port, EXCLUSIVE_PORT, (socket) => {
       if (socket === false) reject(new ListenError(host, port));
       else resolve(socket);
     });

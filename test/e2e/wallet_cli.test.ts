@@ -5,6 +5,7 @@
 // one-line error and exit code 1.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { NodeProcess } from '../support/node_process.js';
@@ -167,5 +168,20 @@ describe('mwwallet file send/receive/finalize, cancel, accounts, errors', {
     assert.deepEqual(errorLines(r.stderr), [
       'mwwallet: Wallet error: Lifecycle: Error opening wallet (is password correct?)',
     ]);
+  });
+
+  it('listen on a port in use fails with exit code 1 and one line', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const r = await walletCommand(b, ['listen', '-l', String(port)]);
+      assert.equal(r.code, 1);
+      assert.deepEqual(errorLines(r.stderr), [
+        `mwwallet: cannot listen on 127.0.0.1:${port}: the port is in use or the address is not one of this machine's`,
+      ]);
+    } finally {
+      blocker.close();
+    }
   });
 });
