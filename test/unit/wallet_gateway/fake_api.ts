@@ -2,6 +2,12 @@
 // WalletFailure (`err` on an Error), and a record of every call with its decoded arguments.
 import type { WalletApi } from '../../../actors/wallet/api.js';
 import { WalletFailure } from '../../../core/wallet/errors.js';
+import type { OwnerAccessOptions } from '../../../gateway/wallet/owner_access.js';
+import {
+  startWalletGateway,
+  type WalletGateway,
+  type WalletGatewayOptions,
+} from '../../../gateway/wallet/server.js';
 
 const FakeFailure = WalletFailure;
 
@@ -67,4 +73,29 @@ export function fakeApi(): Fake {
     },
   });
   return state;
+}
+
+export interface FakeListeners {
+  readonly fake: Fake;
+  readonly gw: WalletGateway;
+  /** `http://127.0.0.1:<port>` of the Owner listener (with `/v2/foreign`). */
+  readonly owner: string;
+  /** The same for the Foreign listener; '' when there is none. */
+  readonly foreign: string;
+}
+
+/** Both listeners on loopback over a new fake; `owner` adds its guards, `rest` the other options. */
+export async function startFakeListeners(
+  owner: OwnerAccessOptions = {},
+  rest: Partial<Omit<WalletGatewayOptions, 'api' | 'owner'>> = {},
+): Promise<FakeListeners> {
+  const fake = fakeApi();
+  const gw = await startWalletGateway({
+    api: fake.api,
+    owner: { host: '127.0.0.1', port: 0, includeForeign: true, ...owner },
+    foreign: { host: '127.0.0.1', port: 0 },
+    ...rest,
+  });
+  const url = (port: number | null) => (port === null ? '' : `http://127.0.0.1:${port}`);
+  return { fake, gw, owner: url(gw.ownerPort), foreign: url(gw.foreignPort) };
 }

@@ -12,7 +12,7 @@ import { TlsConfigError } from '../../../gateway/tls.js';
 import { startWalletGateway, type WalletGateway } from '../../../gateway/wallet/server.js';
 import { RECEIVE_TX_REQUEST } from '../wallet/epic_doc_slates.js';
 import { post, postJson, SecureClient } from './client.js';
-import { type Fake, fakeApi, PASSWORD } from './fake_api.js';
+import { type Fake, fakeApi, PASSWORD, startFakeListeners } from './fake_api.js';
 
 const CORS = ['*', 'Content-Type, Authorization'];
 const cors = (h: Headers) => [
@@ -28,15 +28,7 @@ describe('wallet listeners', () => {
   let owner: string;
   let foreign: string;
   before(async () => {
-    fake = fakeApi();
-    gw = await startWalletGateway({
-      api: fake.api,
-      owner: { host: '127.0.0.1', port: 0, includeForeign: true },
-      foreign: { host: '127.0.0.1', port: 0 },
-      maxBody: 16384,
-    });
-    owner = `http://127.0.0.1:${gw.ownerPort}`;
-    foreign = `http://127.0.0.1:${gw.foreignPort}`;
+    ({ fake, gw, owner, foreign } = await startFakeListeners({}, { maxBody: 16384 }));
   });
   after(() => gw.close());
 

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { createECDH } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { UNAUTHORIZED_BODY } from '../../../gateway/auth.js';
-import { startWalletGateway, type WalletGateway } from '../../../gateway/wallet/server.js';
+import type { WalletGateway } from '../../../gateway/wallet/server.js';
 import { post, type Reply } from './client.js';
-import { type Fake, fakeApi } from './fake_api.js';
+import { type Fake, startFakeListeners } from './fake_api.js';
 
 const EVIL = 'http://evil.example';
 const GUI = 'http://localhost:3000';
@@ -50,14 +50,7 @@ describe('Owner routes and web pages (owner_api_allowed_origins)', () => {
   let owner: string;
   let foreign: string;
   before(async () => {
-    fake = fakeApi();
-    gw = await startWalletGateway({
-      api: fake.api,
-      owner: { host: '127.0.0.1', port: 0, includeForeign: true, allowedOrigins: [GUI] },
-      foreign: { host: '127.0.0.1', port: 0 },
-    });
-    owner = `http://127.0.0.1:${gw.ownerPort}`;
-    foreign = `http://127.0.0.1:${gw.foreignPort}`;
+    ({ fake, gw, owner, foreign } = await startFakeListeners({ allowedOrigins: [GUI] }));
   });
   after(() => gw.close());
 
@@ -127,13 +120,7 @@ describe('api_secret_path on the Owner listener', () => {
   let gw: WalletGateway;
   let owner: string;
   before(async () => {
-    fake = fakeApi();
-    gw = await startWalletGateway({
-      api: fake.api,
-      owner: { host: '127.0.0.1', port: 0, includeForeign: true, apiSecret: SECRET },
-      foreign: null,
-    });
-    owner = `http://127.0.0.1:${gw.ownerPort}`;
+    ({ fake, gw, owner } = await startFakeListeners({ apiSecret: SECRET }, { foreign: null }));
   });
   after(() => gw.close());
 
