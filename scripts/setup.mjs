@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, root, run, sha256File, writeText } from './lib.mjs';
 
-// Debian packages the build or the tests need. None yet: Node, npm, g++ and python3 are on
-// the machine. Native addons (RandomX) will add their build prerequisites here.
-const SYSTEM_PACKAGES = [];
+// Debian packages the build or the tests need (Node, npm, g++ and python3 are on the machine).
+// iproute2: `ip netns` and `ss` for the test networks of test/support/netns.ts.
+const SYSTEM_PACKAGES = ['iproute2'];
 
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);

@@ -23,7 +23,7 @@ export interface NodeProcess extends ChildHandle {
 const TEST_CHAINS = {
   automated: { name: 'AutomatedTesting', flag: '--auto', p2p: [] },
   // Mainnet's own ports are left alone (the API is on port 0) and nothing is dialled.
-  mainnet: { name: 'Mainnet', flag: null, p2p: ['[server.p2p_config]', 'seeding_type = "None"'] },
+  mainnet: { name: 'Mainnet', flag: null, p2p: ['seeding_type = "None"'] },
 } as const;
 
 export type TestChain = keyof typeof TEST_CHAINS;
@@ -38,6 +38,10 @@ export interface NodeOptions {
   readonly timeoutMs?: number;
   /** False: no `api_secret_path` key at all (owner surfaces open). Default true. */
   readonly ownerSecret?: boolean;
+  /** Lines for the `[server.p2p_config]` table (after the chain's own, e.g. mainnet's). */
+  readonly p2pLines?: readonly string[];
+  /** Argv prefix the node runs under, e.g. `ip netns exec <ns>` (test/support/netns.ts). */
+  readonly wrap?: readonly string[];
 }
 
 export function tempHome(): string {
@@ -49,6 +53,7 @@ export function writeConfig(
   serverLines: readonly string[] = [],
   ownerSecret = true,
   chain: TestChain = 'automated',
+  p2pLines: readonly string[] = [],
 ): string {
   const file = join(home, 'mwnode-server.toml');
   const lines = [
@@ -61,7 +66,8 @@ export function writeConfig(
     lines.push('api_http_addr = "127.0.0.1:0"');
   if (ownerSecret && !lines.some((l) => l.startsWith('api_secret_path')))
     lines.push(`api_secret_path = "${join(home, '.api_secret')}"`);
-  lines.push(...TEST_CHAINS[chain].p2p);
+  const p2p = [...TEST_CHAINS[chain].p2p, ...p2pLines];
+  if (p2p.length > 0) lines.push('[server.p2p_config]', ...p2p);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
@@ -81,6 +87,8 @@ export interface SpawnOptions {
   readonly timeoutMs?: number;
   /** Keep at most this many characters of the log (long benches); default: all. */
   readonly stderrLimit?: number;
+  /** Argv prefix to run the node under (e.g. `ip netns exec <ns>`); none by default. */
+  readonly wrap?: readonly string[];
 }
 
 /**
@@ -92,10 +100,12 @@ export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
   const timeoutMs = o.timeoutMs ?? 15_000;
   const flag = o.chainFlag === undefined ? ['--auto'] : o.chainFlag === null ? [] : [o.chainFlag];
   const args = [MWNODE, ...flag, '--home', home, 'server'];
-  const proc = spawn(process.execPath, [...args, '--config_file', configFile, 'run'], {
+  const argv = [...(o.wrap ?? []), process.execPath, ...args, '--config_file', configFile, 'run'];
+  const proc = spawn(argv[0] ?? process.execPath, argv.slice(1), {
     stdio: ['ignore', o.stdout ?? 'pipe', 'pipe'],
   });
-  const pattern = /"event":"listening","addr":"127\.0\.0\.1:(\d+)","tls":(true|false)/;
+  // Any IPv4 listener: 127.0.0.1 by default, a namespace host's own address under `wrap`.
+  const pattern = /"event":"listening","addr":"(\d+\.\d+\.\d+\.\d+):(\d+)","tls":(true|false)/;
   const ready = waitForListening(proc, {
     name: 'mwnode',
     readyVerb: 'start',
@@ -104,14 +114,15 @@ export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
     ...(o.stderrLimit === undefined ? {} : { stderrLimit: o.stderrLimit }),
   });
   return ready.then((child) => {
-    const port = Number(child.match[1]);
-    const scheme = child.match[2] === 'true' ? 'https' : 'http';
+    const host = child.match[1];
+    const port = Number(child.match[2]);
+    const scheme = child.match[3] === 'true' ? 'https' : 'http';
     const { stderr, stop, kill } = child;
     return {
       home,
       configFile,
       port,
-      url: `${scheme}://127.0.0.1:${port}`,
+      url: `${scheme}://${host}:${port}`,
       proc,
       stderr,
       stop,
@@ -124,12 +135,13 @@ export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
 export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
   const home = opts.home ?? tempHome();
   const chain = opts.chain ?? 'automated';
-  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret, chain);
+  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret, chain, opts.p2pLines);
   return spawnNode({
     home,
     configFile,
     chainFlag: TEST_CHAINS[chain].flag,
     ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    ...(opts.wrap === undefined ? {} : { wrap: opts.wrap }),
   });
 }
 
