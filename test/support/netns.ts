@@ -86,14 +86,11 @@ function addNamespace(ns: string): void {
   ip(['netns', 'add', ns]);
   live.add(ns);
   ip(['-n', ns, 'link', 'set', 'lo', 'up']);
-  // Before any other interface exists, so none of them ever gets an IPv6 address.
-  for (const conf of ['all', 'default'])
-    ip([
-      ...inNamespace(ns).slice(1),
-      'sh',
-      '-c',
-      `echo 1 > /proc/sys/net/ipv6/conf/${conf}/disable_ipv6`,
-    ]);
+  // Before any other interface exists, so none of them ever gets an IPv6 address (a kernel
+  // without IPv6 has no such switch and needs none).
+  const v6 = '/proc/sys/net/ipv6/conf';
+  const off = `[ ! -d ${v6} ] || { echo 1 > ${v6}/all/disable_ipv6 && echo 1 > ${v6}/default/disable_ipv6; }`;
+  ip(['netns', 'exec', ns, 'sh', '-c', off]);
 }
 
 function deleteNamespaces(names: readonly string[]): void {
