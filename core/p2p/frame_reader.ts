@@ -43,12 +43,16 @@ export class FrameReader {
   /** Bytes filled in `head` or the body being read. */
   private filled = 0;
   private state: State = { at: 'header' };
-  /** Largest buffer this reader has allocated (for tests of the memory bound). */
-  largestBuffer = FRAME_HEADER_SIZE;
+  private largest = FRAME_HEADER_SIZE;
 
   constructor(params: FrameParams, maxAttachment = Number.MAX_SAFE_INTEGER) {
     this.params = params;
     this.maxAttachment = maxAttachment;
+  }
+
+  /** Largest buffer this reader has allocated (for tests of the memory bound). */
+  get largestBuffer(): number {
+    return this.largest;
   }
 
   /** True between whole messages (a stream may end here cleanly). */
@@ -111,7 +115,7 @@ export class FrameReader {
       return;
     }
     // The cap was checked by decodeFrameHeader, so this allocation is bounded by it.
-    this.largestBuffer = Math.max(this.largestBuffer, h.length);
+    this.largest = Math.max(this.largest, h.length);
     this.state = { at: 'body', type: h.type, body: new Uint8Array(h.length) };
     if (h.length === 0) this.finishBody(events);
   }

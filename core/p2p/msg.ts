@@ -6,7 +6,7 @@ import { decode, encode } from '../ser/codec.js';
 import type { ProtocolVersion, WireParams } from '../ser/params.js';
 import { CODECS, type MsgCodec } from './codecs.js';
 import { P2pError } from './errors.js';
-import { encodeFrameHeader, type FrameParams } from './frame.js';
+import { encodeFrameHeader, FRAME_HEADER_SIZE, type FrameParams } from './frame.js';
 import { enforcedCap, isKnownType, MSG_TYPE_NAMES, type MsgTypeName } from './msg_type.js';
 import type { P2pMessage } from './types.js';
 
@@ -62,8 +62,8 @@ export function encodeFrame(
   if (body.length > cap) {
     throw new P2pError('TooLarge', `${m.type}: body of ${body.length} bytes is over ${cap}`);
   }
-  const out = new Uint8Array(11 + body.length);
+  const out = new Uint8Array(FRAME_HEADER_SIZE + body.length);
   out.set(encodeFrameHeader(code, body.length, params));
-  out.set(body, 11);
+  out.set(body, FRAME_HEADER_SIZE);
   return out;
 }
