@@ -44,6 +44,7 @@ export class FrameReader {
   private filled = 0;
   private state: State = { at: 'header' };
   private largest = FRAME_HEADER_SIZE;
+  private failure: Error | null = null;
 
   constructor(params: FrameParams, maxAttachment = Number.MAX_SAFE_INTEGER) {
     this.params = params;
@@ -60,11 +61,20 @@ export class FrameReader {
     return this.state.at === 'header' && this.filled === 0;
   }
 
-  /** Consumes all of `chunk`; throws P2pError/SerError on the first bad frame. */
+  /**
+   * Consumes all of `chunk`; throws P2pError/SerError on the first bad frame. The stream cannot
+   * be resynchronised after that, so every later push throws the same error.
+   */
   push(chunk: Uint8Array): FrameEvent[] {
+    if (this.failure !== null) throw this.failure;
     const events: FrameEvent[] = [];
     let pos = 0;
-    while (pos < chunk.length) pos = this.step(chunk, pos, events);
+    try {
+      while (pos < chunk.length) pos = this.step(chunk, pos, events);
+    } catch (e) {
+      this.failure = e as Error;
+      throw e;
+    }
     return events;
   }
 

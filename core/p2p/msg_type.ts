@@ -46,9 +46,6 @@ export type MsgTypeName = (typeof MSG_TYPE_NAMES)[number];
 /** Codes 0..26; anything above is unknown to Epic 4.0 and discarded. */
 export const MSG_TYPE_COUNT = MSG_TYPE_NAMES.length;
 
-/** Types followed on the stream by raw bytes that `msg_len` does not count. */
-export const ATTACHMENT_TYPES: ReadonlySet<number> = new Set([17, 22]);
-
 /** Epic's `max_block_size`: a block filled with outputs only (integer division first). */
 export function maxBlockSize(params: Pick<WireParams, 'maxBlockWeight'>): number {
   return Math.floor(params.maxBlockWeight / OUTPUT_WEIGHT) * MAX_OUTPUT_BYTES;

@@ -203,6 +203,12 @@ describe('p2p FrameReader', () => {
     assert.equal(r.largestBuffer, 48);
   });
 
+  it('stays failed after a bad frame: a good frame afterwards throws the same error', () => {
+    const r = new FrameReader(MAIN);
+    assert.throws(() => r.push(PING), p2pError('BadMagic'));
+    assert.throws(() => r.push(encodeFrame({ type: 'Error' }, 2, MAIN)), p2pError('BadMagic'));
+  });
+
   it('is not idle in the middle of a frame', () => {
     const r = new FrameReader(USER);
     r.push(PING.subarray(0, 20));
