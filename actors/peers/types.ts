@@ -1,6 +1,7 @@
 // Epic's peer store record (`PeerData`, p2p reference §5.2) as plain data that crosses threads,
 // and its JSON form (node-api reference §7.9).
 import type { JsonValue } from '../../core/json/value.js';
+import { BAN_REASONS, type BanReason } from '../../core/p2p/types.js';
 import { formatPeerAddr, type PeerAddr } from './addr.js';
 
 /** Epic's `State`, by its stored number. */
@@ -9,18 +10,8 @@ export type PeerState = (typeof PEER_STATES)[number];
 export const HEALTHY = 0;
 export const BANNED = 1;
 
-/** Epic's `ReasonForBan`, by its stored number. */
-export const BAN_REASONS = [
-  'None',
-  'BadBlock',
-  'BadCompactBlock',
-  'BadBlockHeader',
-  'BadTxHashSet',
-  'ManualBan',
-  'FraudHeight',
-  'BadHandshake',
-] as const;
-export type BanReason = (typeof BAN_REASONS)[number];
+/** Epic's `ReasonForBan`, by its stored number (the wire codec owns the list). */
+export { BAN_REASONS, type BanReason };
 export const MANUAL_BAN = 5;
 
 /** Capability flags in declaration order (bits 0x01…0x20). */

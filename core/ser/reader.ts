@@ -54,6 +54,10 @@ export class Reader {
     return this.view.getUint32(this.need(4, what));
   }
 
+  i32(what: string): number {
+    return this.view.getInt32(this.need(4, what));
+  }
+
   u64(what: string): bigint {
     return this.view.getBigUint64(this.need(8, what));
   }
