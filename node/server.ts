@@ -84,7 +84,6 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     connected = list;
   });
   const p2pPort = await peers.ask('p2pPort', {});
-  log('p2p_listening', { addr: formatSocketAddr({ host: config.p2p.host, port: p2pPort ?? 0 }) });
   const services: Services = {
     chain: (kind, body) => chain.ask(kind, body),
     pool: (kind, body) => pool.ask(kind, body),
@@ -108,6 +107,8 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     await system.shutdown();
     throw e;
   }
+  // Logged once the node will run (a start-up failure stays one line), before `listening`.
+  log('p2p_listening', { addr: formatSocketAddr({ host: config.p2p.host, port: p2pPort ?? 0 }) });
   const addr = formatSocketAddr({ host: config.apiHttpAddr.host, port: gateway.port });
   log('listening', {
     addr,

@@ -49,9 +49,11 @@ export class Listener {
   static async start(o: ListenerOptions): Promise<Listener> {
     const l = new Listener(o);
     await new Promise<void>((resolve, reject) => {
-      l.server.once('error', reject);
+      l.server.once('error', (e) =>
+        reject(new Error(`cannot listen for peers on ${o.host}:${o.port}: ${e.message}`)),
+      );
       l.server.listen(o.port, o.host, () => {
-        l.server.off('error', reject);
+        l.server.removeAllListeners('error');
         resolve();
       });
     });

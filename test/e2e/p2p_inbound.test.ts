@@ -3,6 +3,7 @@
 // get_status.connections from live state, and the ways a connection is refused or ends (silent
 // before Hand, wrong genesis, a first message that is not Hand, a second Hand, a peer leaving).
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { VERSION } from '../../cli/info.js';
 import { chainParams } from '../../core/chain_type.js';
@@ -12,6 +13,7 @@ import { HANDSHAKE_TIMEOUT_ENV } from '../../node/server.js';
 import { EpicPeer, genesisHashOf } from '../support/epic_peer.js';
 import {
   basic,
+  expectStartFailure,
   type NodeProcess,
   ownerSecret,
   p2pPortOf,
@@ -200,5 +202,26 @@ describe('inbound P2P peers against the node process', () => {
     garbage.sendRaw(new Uint8Array(11).fill(0xff));
     await garbage.closedWithin(2_000);
     assert.equal((await status()).connections, 0);
+  });
+});
+
+describe('the P2P listener at start-up', () => {
+  it('a P2P port in use stops the start with one line and exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const r = await expectStartFailure({ p2pLines: ['host = "127.0.0.1"', `port = ${port}`] });
+      assert.equal(r.code, 1);
+      const lines = r.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 2, r.stderr);
+      assert.equal(
+        lines[1],
+        `mwnode: actor peers failed to start: cannot listen for peers on 127.0.0.1:${port}: ` +
+          `listen EADDRINUSE: address already in use 127.0.0.1:${port}`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 });
