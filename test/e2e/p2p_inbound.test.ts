@@ -170,6 +170,22 @@ describe('inbound P2P peers against the node process', () => {
     );
   });
 
+  it('a version-1 peer gets our local version in Shake and is listed with version 1', async () => {
+    const { peer, shake } = await handshaken({ version: 1 });
+    peer.version = 1;
+    assert.equal(shake.message.version, 2);
+    await connectionsBecome(1);
+    const listed = JSON.parse(await owner('get_connected_peers', [])) as {
+      result: { Ok: { version: number }[] };
+    };
+    assert.deepEqual(
+      listed.result.Ok.map((p) => p.version),
+      [1],
+    );
+    await peer.close();
+    await connectionsBecome(0);
+  });
+
   it('a Hand after the handshake disconnects the peer', async () => {
     const { peer } = await handshaken();
     await connectionsBecome(1);
