@@ -123,21 +123,23 @@ export class Dispatcher {
     );
   }
 
-  #published: { head: object; template: object | null; key: object } | null = null;
+  #published: { head: object; template: object | null; peers: object; key: object } | null = null;
 
   /**
-   * What `pure` replies are a function of: the published head and the mining template kept for
-   * it (which a pool change may replace). One object per combination, so the reply caches reuse
-   * replies exactly while both stay the same.
+   * What `pure` replies are a function of: the published head, the mining template kept for it
+   * (which a pool change may replace) and the published connected peers (get_status counts
+   * them). One object per combination, so the reply caches reuse replies exactly while all
+   * three stay the same.
    */
   private state(): object | null {
     const head = this.services.head();
     if (head === null) return null;
     const template = (this.ops.currentTemplate() as object | undefined) ?? null;
+    const peers = this.services.connectedPeers();
     const p = this.#published;
-    if (p !== null && p.head === head && p.template === template) return p.key;
+    if (p !== null && p.head === head && p.template === template && p.peers === peers) return p.key;
     const key = {};
-    this.#published = { head, template, key };
+    this.#published = { head, template, peers, key };
     return key;
   }
 

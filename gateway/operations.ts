@@ -56,19 +56,21 @@ export interface NodeIdentity {
  * The views of one head, built once and sealed: between blocks every get_tip, get_status and
  * get_version is answered from them, printed text included (see core/json/sealed.ts).
  */
-function headViews(identity: NodeIdentity): (head: ChainHeadInfo) => HeadViews {
-  let last: { head: ChainHeadInfo; views: HeadViews } | null = null;
-  return (head) => {
-    if (last?.head === head) return last.views;
+function headViews(
+  identity: NodeIdentity,
+): (head: ChainHeadInfo, connections: number) => HeadViews {
+  let last: { head: ChainHeadInfo; connections: number; views: HeadViews } | null = null;
+  return (head, connections) => {
+    if (last?.head === head && last.connections === connections) return last.views;
     const views = {
       tip: sealJson(tipView(head.tip)),
-      // Until the peers actor exists the node has no connections and nothing to sync from.
+      // There is no sync yet (later items of issue 17): `no_sync` with or without peers.
       status: sealJson(
-        statusView({ head, userAgent: identity.userAgent, connections: 0, syncStatus: 'no_sync' }),
+        statusView({ head, userAgent: identity.userAgent, connections, syncStatus: 'no_sync' }),
       ),
       version: sealJson(versionView(head)),
     };
-    last = { head, views };
+    last = { head, connections, views };
     return views;
   };
 }
@@ -138,7 +140,10 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
   const viewsOf = headViews(identity);
   // The published head when there is one; before the first event, a request to the actor.
   const views = async (): Promise<HeadViews> =>
-    viewsOf(services.head() ?? (await services.chain('getHead', {})));
+    viewsOf(
+      services.head() ?? (await services.chain('getHead', {})),
+      services.connectedPeers().length,
+    );
   return {
     chainParams: CHAIN_PARAMS[identity.chainType],
     routeIndex: async () => [...ROUTE_INDEX],

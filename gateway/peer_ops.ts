@@ -2,12 +2,25 @@
 // peers actor. JSON-RPC methods return Epic's payloads or throw its `Internal("<op> error:
 // <p2p error>")`; the `/v1/peers/...` routes answer with Epic's statuses and texts, except that
 // `GET /v1/peers/<addr>` returns the one-element array of get_peers (spec: same payloads).
-import { fromIp, type PeerAddr, parseIp, parseSocketAddr } from '../actors/peers/addr.js';
+import {
+  formatPeerAddr,
+  fromIp,
+  type PeerAddr,
+  parseIp,
+  parseSocketAddr,
+} from '../actors/peers/addr.js';
+import type { ConnectedPeer } from '../actors/peers/messages.js';
 import type { PeerResult } from '../actors/peers/service.js';
-import { MANUAL_BAN, type PeerRecord, peerDataJson } from '../actors/peers/types.js';
+import {
+  capabilitiesText,
+  MANUAL_BAN,
+  type PeerRecord,
+  peerDataJson,
+} from '../actors/peers/types.js';
 import type { ChainType } from '../core/chain_type.js';
 import { stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
+import { difficultyToJson } from '../core/serde/pow.js';
 import { busyResponse, isBusy } from './errors.js';
 import { type HttpRequest, type HttpResponse, respond } from './http.js';
 import { RpcFailure } from './jsonrpc.js';
@@ -28,7 +41,7 @@ export type PeerRestOp =
 export interface PeerOperations {
   /** get_peers: every stored peer, or with an address the one-element array of its record. */
   getPeers(addr: PeerAddr | null): Promise<JsonValue>;
-  /** get_connected_peers: `PeerInfoDisplay[]` (empty until the P2P layer exists). */
+  /** get_connected_peers: `PeerInfoDisplay[]` of the published connected list. */
   connectedPeers(): Promise<JsonValue>;
   banPeer(addr: PeerAddr): Promise<JsonValue>;
   unbanPeer(addr: PeerAddr): Promise<JsonValue>;
@@ -57,6 +70,20 @@ function addrOfSegment(segment: string, floonet: boolean): PeerAddr | null {
 /** Epic's Debug form of a p2p `Send` error: why a kernel-data request cannot leave yet. */
 export const KERNEL_REQUEST_UNSENT = 'Send("no P2P layer to send the kernel data request over")';
 
+/** Epic's `PeerInfoDisplay` (p2p reference §5.3), in its declaration order. */
+export function peerInfoJson(p: ConnectedPeer): JsonValue {
+  return {
+    capabilities: capabilitiesText(p.capabilities),
+    user_agent: p.userAgent,
+    version: p.version,
+    addr: formatPeerAddr(p.addr),
+    direction: p.direction,
+    total_difficulty: difficultyToJson(p.totalDifficulty),
+    height: p.height,
+    onion_addr: p.onionAddr,
+  };
+}
+
 const pretty = (v: JsonValue) => respond(200, stringifyJson(v, { pretty: true }));
 const compact = (v: JsonValue) => respond(200, stringifyJson(v));
 
@@ -68,11 +95,7 @@ export function peerOperations(services: Services, chainType: ChainType): PeerOp
   const ops: Omit<PeerOperations, 'peersRest'> = {
     getPeers: async (addr) =>
       addr === null ? all() : [peerDataJson(expect(await one(addr), 'get peer error'))],
-    // Nothing is ever connected yet, so there is no PeerInfoDisplay to print.
-    connectedPeers: async () => {
-      await services.peers('connected', {});
-      return [];
-    },
+    connectedPeers: async () => services.connectedPeers().map(peerInfoJson),
     banPeer: async (addr) =>
       expect(await services.peers('ban', { addr, reason: MANUAL_BAN }), 'ban peer error'),
     unbanPeer: async (addr) => expect(await services.peers('unban', { addr }), 'unban peer error'),

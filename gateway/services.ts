@@ -1,7 +1,7 @@
 // What the gateway may ask of the actors: one typed `ask` per actor, and the latest state they
 // publish. The node wires these to the runtime; tests may wire them to in-thread actors.
 import type { ChainHeadInfo, ChainProtocol } from '../actors/chain/messages.js';
-import type { PeersProtocol } from '../actors/peers/messages.js';
+import type { ConnectedPeer, PeersProtocol } from '../actors/peers/messages.js';
 import type { PoolProtocol } from '../actors/pool/messages.js';
 
 /** An actor protocol: message kind → request and reply types. */
@@ -24,6 +24,11 @@ export interface Services {
    * client that saw its block accepted reads the new head here.
    */
   readonly head: () => ChainHeadInfo | null;
+  /**
+   * The connected peers as the peers actor last published them (its `connected` event); a new
+   * array at every change, so reply caches may key on it. Empty before the first event.
+   */
+  readonly connectedPeers: () => readonly ConnectedPeer[];
 }
 
 /** Facts about this build that answers include. */
@@ -33,3 +38,6 @@ export const NODE_INFO = {
   /** Peer protocol version (`Status.protocol_version`). */
   protocolVersion: 2,
 } as const;
+
+/** The connected list before any peer: one shared array, so caches keyed on it stay put. */
+export const NO_PEERS: readonly ConnectedPeer[] = Object.freeze([]);

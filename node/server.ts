@@ -4,14 +4,14 @@
 
 import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
-import { peersActor } from '../actors/peers/messages.js';
+import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
 import { readApiSecrets } from '../config/secrets.js';
 import type { ServerConfig } from '../config/types.js';
 import { type Gateway, startGateway } from '../gateway/server.js';
-import type { Services } from '../gateway/services.js';
+import { NO_PEERS, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
@@ -21,6 +21,17 @@ import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;
+/**
+ * How long an accepted P2P socket may stay silent before its Hand (Epic waits forever). Tests
+ * shorten it through MWNODE_P2P_HANDSHAKE_TIMEOUT_MS, read here only.
+ */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+export const HANDSHAKE_TIMEOUT_ENV = 'MWNODE_P2P_HANDSHAKE_TIMEOUT_MS';
+
+function handshakeTimeoutMs(): number {
+  const n = Number(process.env[HANDSHAKE_TIMEOUT_ENV]);
+  return Number.isSafeInteger(n) && n > 0 ? n : HANDSHAKE_TIMEOUT_MS;
+}
 
 export interface RunningNode {
   readonly gateway: Gateway;
@@ -53,6 +64,12 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   let head: ChainHeadInfo | null = null;
   chain.watch('head', (h) => {
     head = h;
+    // The peers actor's Shake, Ping and Pong carry the body head (plain data across threads).
+    peers
+      .ask('setHead', { totalDifficulty: h.tip.totalDifficulty, height: h.tip.height })
+      .catch((e: unknown) => {
+        log('peers_head_failed', { error: e instanceof Error ? e.message : String(e) });
+      });
     // Epic's block-accepted hook: the pool reconciles with the new head's block.
     pool.ask('headChanged', { hash: h.tip.lastBlockPushed }).catch((e: unknown) => {
       log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });
@@ -62,12 +79,18 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   pool.watch('generation', (g) => {
     poolGeneration = g;
   });
+  let connected: readonly ConnectedPeer[] = NO_PEERS;
+  peers.watch('connected', (list) => {
+    connected = list;
+  });
+  const p2pPort = await peers.ask('p2pPort', {});
   const services: Services = {
     chain: (kind, body) => chain.ask(kind, body),
     pool: (kind, body) => pool.ask(kind, body),
     peers: (kind, body) => peers.ask(kind, body),
     head: () => head,
     poolGeneration: () => poolGeneration,
+    connectedPeers: () => connected,
   };
   let gateway: Gateway;
   try {
@@ -84,6 +107,8 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     await system.shutdown();
     throw e;
   }
+  // Logged once the node will run (a start-up failure stays one line), before `listening`.
+  log('p2p_listening', { addr: formatSocketAddr({ host: config.p2p.host, port: p2pPort ?? 0 }) });
   const addr = formatSocketAddr({ host: config.apiHttpAddr.host, port: gateway.port });
   log('listening', {
     addr,
@@ -142,7 +167,22 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
       verifierThreads: 1,
     },
   });
-  const peers = await system.spawn(peersActor, { name: 'peers', init: { dbRoot: config.dbRoot } });
+  const { tip } = await chain.ask('getHead', {});
+  const peers = await system.spawn(peersActor, {
+    name: 'peers',
+    init: {
+      dbRoot: config.dbRoot,
+      p2p: {
+        chainType: config.chainType,
+        host: config.p2p.host,
+        port: config.p2p.port,
+        userAgent: USER_AGENT,
+        handshakeTimeoutMs: handshakeTimeoutMs(),
+        maxInbound: config.p2p.peerMaxInboundCount,
+        head: { totalDifficulty: tip.totalDifficulty, height: tip.height },
+      },
+    },
+  });
   return { chain, pool, peers };
 }
 

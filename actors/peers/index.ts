@@ -1,22 +1,68 @@
-// The peers actor: owns the peer store; runs on its own thread in the node process.
+// The peers actor: owns the peer store and the P2P listener with its connections; runs on its
+// own thread in the node process, so socket reads never wait behind the chain or the pool.
+import { chainParams } from '../../core/chain_type.js';
+import { genesisHeader } from '../../core/genesis.js';
+import { headerHash } from '../../core/ser/header.js';
+import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, type Handlers } from '../../runtime/index.js';
-import type { PeersInit, PeersProtocol } from './messages.js';
+import { Listener } from './listener.js';
+import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
+import { PING_INTERVAL_MS } from './peer.js';
 import { PeersService } from './service.js';
 
-/** The handler table over a service (tests drive it in-thread with their own clock). */
-export function peersHandlers(peers: PeersService): Handlers<PeersProtocol> {
+/** The handler table over a service and its listener (null in store-only tests). */
+export function peersHandlers(
+  peers: PeersService,
+  listener: Listener | null = null,
+): Handlers<PeersProtocol> {
   return {
     all: () => peers.all(),
     get: (req) => peers.get(req.addr),
     ban: (req) => peers.ban(req.addr, req.reason),
     unban: (req) => peers.unban(req.addr),
-    // Nothing connects yet: the P2P layer will own these lists.
-    connected: () => [],
+    connected: () => listener?.connected() ?? [],
+    setHead: (head) => {
+      listener?.setHead(head);
+      return null;
+    },
+    p2pPort: () => listener?.port ?? null,
     onionAddresses: () => [],
   };
 }
 
-export const createPeers: ActorFactory<PeersProtocol, PeersInit> = (init) => {
+function startListener(p2p: P2pInit, publish: (peers: PeersEvents['connected']) => void) {
+  const params = chainParams(p2p.chainType);
+  return Listener.start({
+    host: p2p.host,
+    port: p2p.port,
+    params,
+    genesis: headerHash(genesisHeader(p2p.chainType), params),
+    userAgent: p2p.userAgent,
+    handshakeTimeoutMs: p2p.handshakeTimeoutMs,
+    pingIntervalMs: PING_INTERVAL_MS,
+    maxInbound: p2p.maxInbound,
+    head: p2p.head,
+    onChange: publish,
+    log,
+  });
+}
+
+export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = async (
+  init,
+  ctx,
+) => {
   const peers = new PeersService(init.dbRoot);
-  return actorFromHandlers<PeersProtocol>(peersHandlers(peers), () => peers.close());
+  let listener: Listener | null = null;
+  try {
+    if (init.p2p !== null)
+      listener = await startListener(init.p2p, (list) => ctx.publish('connected', list));
+  } catch (e) {
+    peers.close();
+    throw e;
+  }
+  ctx.publish('connected', []);
+  return actorFromHandlers<PeersProtocol>(peersHandlers(peers, listener), async () => {
+    await listener?.close();
+    peers.close();
+  });
 };

@@ -1,6 +1,10 @@
 // The peers actor's protocol: every request it accepts and the reply each gets.
+
+import type { ChainType } from '../../core/chain_type.js';
+import type { Difficulty } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 import type { PeerAddr } from './addr.js';
+import type { LocalHead } from './peer.js';
 import type { PeerResult } from './service.js';
 import type { PeerRecord } from './types.js';
 
@@ -13,7 +17,7 @@ export interface ConnectedPeer {
   readonly userAgent: string;
   readonly version: number;
   readonly direction: 'Inbound' | 'Outbound';
-  readonly totalDifficulty: Readonly<Record<string, bigint>>;
+  readonly totalDifficulty: Difficulty;
   readonly height: bigint;
   readonly onionAddr: string | null;
 }
@@ -26,18 +30,40 @@ export interface PeersProtocol {
   /** Epic's `ban_peer(addr, reason)`; `reason` indexes BAN_REASONS. */
   ban: { req: { addr: PeerAddr; reason: number }; res: PeerResult<null> };
   unban: { req: { addr: PeerAddr }; res: PeerResult<null> };
-  /** The connected peers: none until the P2P layer exists. */
+  /** The connected peers (handshake done), in no particular order. */
   connected: { req: Empty; res: ConnectedPeer[] };
-  /** Onion addresses announced by connected peers, ours excluded: none without P2P. */
+  /** The chain's new body head, for our Shake, Ping and Pong. */
+  setHead: { req: LocalHead; res: null };
+  /** The port the P2P listener is bound to (null: no listener). */
+  p2pPort: { req: Empty; res: number | null };
+  /** Onion addresses announced by connected peers, ours excluded: none yet (no Tor). */
   onionAddresses: { req: Empty; res: string[] };
 }
 
 export interface PeersInit {
   /** The node's db_root; the store is `peers.sqlite` in it. */
   readonly dbRoot: string;
+  /** The P2P listener's settings; null: no listener (in-thread tests of the store). */
+  readonly p2p: P2pInit | null;
 }
 
-export const peersActor = actorModule<PeersProtocol, PeersInit>(
+export interface P2pInit {
+  readonly chainType: ChainType;
+  readonly host: string;
+  readonly port: number;
+  readonly userAgent: string;
+  readonly handshakeTimeoutMs: number;
+  readonly maxInbound: number;
+  /** The chain's head when the node starts; `setHead` follows it after. */
+  readonly head: LocalHead;
+}
+
+/** What the peers actor publishes: the connected list, at start and after every change. */
+export interface PeersEvents {
+  connected: ConnectedPeer[];
+}
+
+export const peersActor = actorModule<PeersProtocol, PeersInit, PeersEvents>(
   new URL('./index.js', import.meta.url),
   'createPeers',
 );

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import { ChainService } from '../../actors/chain/service.js';
 import { Dispatcher } from '../../gateway/dispatch.js';
-import type { Services } from '../../gateway/services.js';
+import { NO_PEERS, type Services } from '../../gateway/services.js';
 import { loadUws } from '../../gateway/uws.js';
 
 function bareUws(body: string): void {
@@ -38,6 +38,7 @@ function nodeHttp(dbRoot: string, secret: string): void {
     peers: refuse as never,
     head: () => head,
     poolGeneration: () => 0,
+    connectedPeers: () => NO_PEERS,
   };
   const dispatcher = new Dispatcher(
     services,

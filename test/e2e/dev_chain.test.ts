@@ -53,6 +53,7 @@ describe('npm start: the dev chain keeps mining and paying the dev wallet', {
     writeConfigFile(configFile, {
       ...config,
       apiHttpAddr: { host: '127.0.0.1', port: 0 },
+      p2p: { ...config.p2p, host: '127.0.0.1', port: 0 },
       testMinerWalletUrl: `http://127.0.0.1:${walletPort}`,
     });
     node = await spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });

@@ -47,7 +47,7 @@ describe('mainnet with the default configuration and an empty home', () => {
     writeConfigFile(configFile, {
       ...defaults,
       apiHttpAddr: { host: '127.0.0.1', port: 0 },
-      p2p: { ...defaults.p2p, seedingType: 'None' },
+      p2p: { ...defaults.p2p, host: '127.0.0.1', port: 0, seedingType: 'None' },
     });
     node = await spawnNode({ home, configFile, chainFlag: null });
   });

@@ -1,5 +1,5 @@
 // The owner peer methods and /v1/peers routes through the real node process, over a peer store
-// seeded before the node starts (nothing else can add peers until the P2P layer exists, see
+// seeded before the node starts (nothing else adds records to the store yet, see
 // docs/decisions.md "Peers before P2P"); a ban survives a restart in the same home.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -127,7 +127,7 @@ describe('peers through the node process', () => {
     );
   });
 
-  it('connected peers and onion addresses are empty (no P2P layer yet)', async () => {
+  it('connected peers and onion addresses are empty (no peer has connected)', async () => {
     assert.equal(await owner('get_connected_peers', []), rpcBody({ Ok: [] }));
     assert.equal(await owner('get_onion_addresses', null), rpcBody({ Ok: [] }));
     assert.deepEqual(await v1('GET', '/v1/peers/connected'), { status: 200, body: '[]' });

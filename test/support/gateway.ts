@@ -2,6 +2,7 @@
 // and whose chain actor must never be asked (head reads are answered from published state).
 import type { ChainHeadInfo } from '../../actors/chain/messages.js';
 import { type Gateway, startGateway } from '../../gateway/server.js';
+import { NO_PEERS } from '../../gateway/services.js';
 
 export function headInfo(height: bigint, fill = Number(height)): ChainHeadInfo {
   return {
@@ -30,6 +31,7 @@ export function startHeadGateway(
       peers: (() => Promise.reject(new Error('head reads must not ask the peers'))) as never,
       head,
       poolGeneration: () => 0,
+      connectedPeers: () => NO_PEERS,
     },
     identity: { userAgent: 'test', chainType: 'automated' },
     ...opts,

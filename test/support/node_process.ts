@@ -66,8 +66,12 @@ export function writeConfig(
     lines.push('api_http_addr = "127.0.0.1:0"');
   if (ownerSecret && !lines.some((l) => l.startsWith('api_secret_path')))
     lines.push(`api_secret_path = "${join(home, '.api_secret')}"`);
+  // The P2P listener binds loopback on a port the system picks, unless the test says otherwise:
+  // parallel nodes never collide on a chain's default port, and nothing listens publicly.
   const p2p = [...TEST_CHAINS[chain].p2p, ...p2pLines];
-  if (p2p.length > 0) lines.push('[server.p2p_config]', ...p2p);
+  if (!p2p.some((l) => l.startsWith('host'))) p2p.push('host = "127.0.0.1"');
+  if (!p2p.some((l) => l.startsWith('port'))) p2p.push('port = 0');
+  lines.push('[server.p2p_config]', ...p2p);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
@@ -143,6 +147,13 @@ export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
     ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
     ...(opts.wrap === undefined ? {} : { wrap: opts.wrap }),
   });
+}
+
+/** The port the node's P2P listener bound (its `p2p_listening` line, logged before `listening`). */
+export function p2pPortOf(node: NodeProcess): number {
+  const m = /"event":"p2p_listening","addr":"[^"]*:(\d+)"/.exec(node.stderr());
+  if (m === null) throw new Error('the node logged no p2p_listening line');
+  return Number(m[1]);
 }
 
 /** Runs the node expecting it to refuse to start; resolves with its exit code and stderr. */

@@ -30,6 +30,10 @@ export function startUsernetNode(walletPort: number): Promise<NodeProcess> {
     'api_http_addr = "127.0.0.1:0"',
     `api_secret_path = "${join(home, '.api_secret')}"`,
     `test_miner_wallet_url = "http://127.0.0.1:${walletPort}"`,
+    // A free loopback P2P port: wallet tests run side by side.
+    '[server.p2p_config]',
+    'host = "127.0.0.1"',
+    'port = 0',
   ];
   writeFileSync(configFile, `${lines.join('\n')}\n`);
   return spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });

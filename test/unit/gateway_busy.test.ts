@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChainHeadInfo } from '../../actors/chain/messages.js';
 import { type Gateway, startGateway } from '../../gateway/server.js';
-import type { Services } from '../../gateway/services.js';
+import { NO_PEERS, type Services } from '../../gateway/services.js';
 import { type ActorRef, ActorSystem } from '../../runtime/index.js';
 import { type ProbeProtocol, probeActor } from '../support/actors/probe_messages.js';
 
@@ -47,6 +47,7 @@ describe('gateway back-pressure', () => {
       // Nothing published: every request goes to the (slow) actor.
       head: () => null,
       poolGeneration: () => 0,
+      connectedPeers: () => NO_PEERS,
     };
     gateway = await startGateway({
       host: '127.0.0.1',

@@ -13,7 +13,7 @@ import type { PeerRecord } from '../../../actors/peers/types.js';
 import type { ChainType } from '../../../core/chain_type.js';
 import { Dispatcher } from '../../../gateway/dispatch.js';
 import type { HttpResponse } from '../../../gateway/http.js';
-import type { Services } from '../../../gateway/services.js';
+import { NO_PEERS, type Services } from '../../../gateway/services.js';
 import { sortedKeys } from '../../support/sorted.js';
 
 const NOW = 1_800_000_000;
@@ -82,6 +82,7 @@ function setup(chainType: ChainType): { dispatcher: Dispatcher; close: () => voi
       (handlers[kind] as (b: unknown) => unknown)(body)) as Services['peers'],
     head: () => null,
     poolGeneration: () => 0,
+    connectedPeers: () => NO_PEERS,
   };
   const dispatcher = new Dispatcher(
     services,
