@@ -9,10 +9,8 @@
 // Cuckatoo at difficulty 1) takes 20–60 s here, most of it building the ProgPoW epoch cache
 // (once: the miner and the verifiers share it on disk).
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fromHex, toHex } from '../../core/bytes.js';
 import { coinbaseOutput } from '../../core/chain/coinbase.js';
@@ -29,6 +27,7 @@ import {
   spawnNode,
   startNodeProcess,
   tempHome,
+  writeConfig,
 } from '../support/node_process.js';
 import { SPEND_FEE, spendCoinbase } from '../support/spend.js';
 
@@ -85,15 +84,7 @@ function stdoutOf(node: NodeProcess): Promise<string> {
 /** The node on usernet with its default configuration (the test miner on), as `npm start`. */
 function startUsernet(): Promise<NodeProcess> {
   const home = tempHome();
-  const configFile = join(home, 'mwnode-server.toml');
-  const lines = [
-    '[server]',
-    'chain_type = "UserTesting"',
-    `db_root = "${join(home, 'chain_data')}"`,
-    'api_http_addr = "127.0.0.1:0"',
-    `api_secret_path = "${join(home, '.api_secret')}"`,
-  ];
-  writeFileSync(configFile, `${lines.join('\n')}\n`);
+  const configFile = writeConfig(home, [], true, 'usernet');
   return spawnNode({ home, configFile, chainFlag: '--usernet' });
 }
 

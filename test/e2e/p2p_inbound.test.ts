@@ -11,6 +11,7 @@ import { encodeFrame } from '../../core/p2p/msg.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { HANDSHAKE_TIMEOUT_ENV } from '../../node/server.js';
 import { EpicPeer, genesisHashOf } from '../support/epic_peer.js';
+import { ownerText } from '../support/miner.js';
 import {
   basic,
   expectStartFailure,
@@ -31,15 +32,8 @@ let node: NodeProcess;
 let p2pPort: number;
 let auth: string;
 
-async function owner(method: string, params: unknown): Promise<string> {
-  const r = await fetch(`${node.url}/v2/owner`, {
-    method: 'POST',
-    headers: { authorization: auth },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(r.status, 200);
-  return r.text();
-}
+const owner = (method: string, params: unknown): Promise<string> =>
+  ownerText(node.url, auth, method, params);
 
 interface Status {
   connections: number;

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { type PeerAddr, parseSocketAddr } from '../../actors/peers/addr.js';
 import { PEERS_DB_FILE, PeerStore } from '../../actors/peers/store.js';
 import type { PeerRecord } from '../../actors/peers/types.js';
+import { ownerText } from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -72,15 +73,8 @@ let home: string;
 let node: NodeProcess;
 let auth: string;
 
-async function owner(method: string, params: unknown): Promise<string> {
-  const r = await fetch(`${node.url}/v2/owner`, {
-    method: 'POST',
-    headers: { authorization: auth },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  assert.equal(r.status, 200);
-  return r.text();
-}
+const owner = (method: string, params: unknown): Promise<string> =>
+  ownerText(node.url, auth, method, params);
 
 async function v1(method: 'GET' | 'POST', path: string): Promise<{ status: number; body: string }> {
   const r = await fetch(node.url + path, { method, headers: { authorization: auth } });

@@ -126,3 +126,19 @@ export function mineBlock(url: string, opts: MineOptions = {}): Promise<Block> {
 export async function submit(url: string, block: Block): Promise<RpcReply> {
   return foreignRpc(url, 'submit_block', [blockToJson(block)]);
 }
+
+/** One owner-API call with the owner credential `auth`; the reply's text (HTTP 200 asserted). */
+export async function ownerText(
+  url: string,
+  auth: string,
+  method: string,
+  params: unknown,
+): Promise<string> {
+  const r = await fetch(`${url}/v2/owner`, {
+    method: 'POST',
+    headers: { authorization: auth },
+    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
+  });
+  assert.equal(r.status, 200);
+  return r.text();
+}

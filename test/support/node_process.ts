@@ -22,6 +22,7 @@ export interface NodeProcess extends ChildHandle {
 /** Chains the e2e tests run a node on: `chain_type` in the file and the command-line flag. */
 const TEST_CHAINS = {
   automated: { name: 'AutomatedTesting', flag: '--auto', p2p: [] },
+  usernet: { name: 'UserTesting', flag: '--usernet', p2p: [] },
   // Mainnet's own ports are left alone (the API is on port 0) and nothing is dialled.
   mainnet: { name: 'Mainnet', flag: null, p2p: ['seeding_type = "None"'] },
 } as const;

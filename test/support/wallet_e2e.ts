@@ -2,11 +2,11 @@
 // wallets created through `mwwallet init`, the tables the wallet commands print read back as
 // values, and waiting for the miner.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { amountToHrString } from '../../core/amount.js';
-import { type NodeProcess, spawnNode, tempHome } from './node_process.js';
+import { type NodeProcess, spawnNode, tempHome, writeConfig } from './node_process.js';
 import { type TestWallet, testWallet, walletCommand } from './wallet_process.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -22,20 +22,8 @@ export function shareProgpowCache(): void {
 export function startUsernetNode(walletPort: number): Promise<NodeProcess> {
   shareProgpowCache();
   const home = tempHome();
-  const configFile = join(home, 'mwnode-server.toml');
-  const lines = [
-    '[server]',
-    'chain_type = "UserTesting"',
-    `db_root = "${join(home, 'chain_data')}"`,
-    'api_http_addr = "127.0.0.1:0"',
-    `api_secret_path = "${join(home, '.api_secret')}"`,
-    `test_miner_wallet_url = "http://127.0.0.1:${walletPort}"`,
-    // A free loopback P2P port: wallet tests run side by side.
-    '[server.p2p_config]',
-    'host = "127.0.0.1"',
-    'port = 0',
-  ];
-  writeFileSync(configFile, `${lines.join('\n')}\n`);
+  const miner = [`test_miner_wallet_url = "http://127.0.0.1:${walletPort}"`];
+  const configFile = writeConfig(home, miner, true, 'usernet');
   return spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });
 }
 
