@@ -86,13 +86,7 @@ describe('npm start: the dev chain keeps mining and paying the dev wallet', {
     assert.ok(second.height >= BigInt(PAST_STALL), String(second.height));
     assert.ok(spendable(second) > spendable(first), `${spendable(first)} → ${spendable(second)}`);
     assert.equal(live.stderr().includes('test_miner_out_of_reach'), false);
-    const algorithms = new Set(
-      live
-        .stderr()
-        .split('\n')
-        .filter((l) => l.includes('"event":"block_mined"'))
-        .map((l) => (JSON.parse(l) as { algorithm: string }).algorithm),
-    );
+    const algorithms = new Set(minedBlocks(live).map((m) => m.algorithm));
     assert.deepEqual([...algorithms].sort(), randomx ? ['cuckatoo', 'randomx'] : ['cuckatoo']);
     // Every block up to the wallet's height paid the dev wallet exactly usernet's reward.
     const coinbases = tableRows(await ok(wallet, ['outputs'])).filter(

@@ -101,6 +101,7 @@ export async function info(w: TestWallet): Promise<Summary> {
 
 export interface Mined {
   readonly height: string;
+  readonly algorithm: string;
   readonly txs: number;
   readonly ts: string;
 }
