@@ -2,6 +2,7 @@
 // the way Rust's `SocketAddr`/`IpAddr` parsers read text, printed the way Rust prints it, and
 // keyed by IP alone unless the IP is loopback (then IP and port: local test networks).
 import { isIPv6 } from 'node:net';
+import type { WireAddr } from '../../core/p2p/primitives.js';
 
 /** A parsed socket address; `ip` is already in Rust's display form (lower-case, compressed). */
 export interface PeerAddr {
@@ -130,4 +131,39 @@ export function peerKey(addr: PeerAddr): string {
 /** Epic's `PeerAddr::from_ip`: a bare IP gets 13414 on floonet, 3414 on every other chain. */
 export function fromIp(ip: string, floonet: boolean): PeerAddr {
   return { ip, port: floonet ? 13_414 : 3414 };
+}
+
+/** A wire address (4 or 16 IP bytes) as a PeerAddr in display form. */
+export function fromWire(w: WireAddr): PeerAddr {
+  if (w.ip.length === 4) return { ip: [...w.ip].join('.'), port: w.port };
+  const segs: number[] = [];
+  for (let i = 0; i < 16; i += 2) segs.push(((w.ip[i] as number) << 8) | (w.ip[i + 1] as number));
+  return { ip: formatIpv6(segs), port: w.port };
+}
+
+/** The wire form of a PeerAddr (IPv4 as 4 bytes, IPv6 as 16). */
+export function toWire(a: PeerAddr): WireAddr {
+  if (!isV6(a)) return { ip: Uint8Array.from(a.ip.split('.').map(Number)), port: a.port };
+  const segs = parseIpv6(a.ip) ?? [];
+  const ip = new Uint8Array(16);
+  segs.forEach((s, i) => {
+    ip[2 * i] = s >> 8;
+    ip[2 * i + 1] = s & 0xff;
+  });
+  return { ip, port: a.port };
+}
+
+/**
+ * Epic's test before handing an address out (`find_peer_addrs`): not loopback, not unspecified,
+ * not IPv4 10/8, 172.16/12 or 192.168/16, not IPv6 unique-local (fc00::/7).
+ */
+export function isPublic(a: PeerAddr): boolean {
+  if (isLoopback(a)) return false;
+  if (isV6(a)) {
+    const first = (parseIpv6(a.ip) ?? [0])[0] as number;
+    return a.ip !== '::' && (first & 0xfe00) !== 0xfc00;
+  }
+  const [o0, o1] = a.ip.split('.').map(Number) as [number, number];
+  if (a.ip === '0.0.0.0' || o0 === 10) return false;
+  return !(o0 === 172 && o1 >= 16 && o1 <= 31) && !(o0 === 192 && o1 === 168);
 }

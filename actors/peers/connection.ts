@@ -1,11 +1,13 @@
 // One peer's TCP stream in Epic's framing: incremental reads through FrameReader (which holds at
 // most one header and one capped body), whole frames written in one `write` each, and a bounded
-// send queue. Any bad frame, any error, or a send queue over its bound ends the connection; the
-// owner hears of it once through `onClose`.
+// send queue. Any bad frame, any error, a send queue over its bound or a peer over Epic's abuse
+// rate ends the connection; the owner hears of it once through `onClose`. Our own sending is
+// kept under a per-minute budget well below that rate, so an Epic peer never finds us abusive.
 import type { Socket } from 'node:net';
 import { FrameReader } from '../../core/p2p/frame_reader.js';
 import { decodeMessage, encodeFrame, type MsgParams } from '../../core/p2p/msg.js';
 import type { P2pMessage } from '../../core/p2p/types.js';
+import { MinuteCounter } from './rate.js';
 
 /** Frames queued for one peer and not yet handed to the kernel; Epic's `SEND_CHANNEL_CAP`. */
 export const SEND_QUEUE_FRAMES = 1000;
@@ -14,6 +16,13 @@ export const SEND_QUEUE_FRAMES = 1000;
  * take 16 MiB (a few full blocks) is too slow to keep, so we close it instead.
  */
 export const SEND_QUEUE_BYTES = 16 * 1024 * 1024;
+
+/** Epic bans a peer that sends or receives more than this many messages a minute. */
+export const ABUSE_MESSAGES_PER_MINUTE = 5000;
+/** What we send one peer a minute at most; more is dropped (a relay is repeated later anyway). */
+export const SEND_MESSAGES_PER_MINUTE = 2000;
+/** How long a closing connection may take to flush its last message (a BanReason). */
+const FLUSH_MS = 1000;
 
 export interface ConnectionEvents {
   /** A decoded message; throwing from here closes the connection with that reason. */
@@ -33,6 +42,12 @@ export class Connection {
   private queuedFrames = 0;
   private queuedBytes = 0;
   private closed = false;
+  private readonly received = new MinuteCounter();
+  private readonly sent = new MinuteCounter();
+  /** Messages not sent because the minute's budget was spent. */
+  droppedSends = 0;
+  /** Set when the connection ended because the peer went over the abuse rate. */
+  abusive = false;
 
   constructor(socket: Socket, params: MsgParams, events: ConnectionEvents) {
     this.socket = socket;
@@ -52,23 +67,44 @@ export class Connection {
     return this.closed;
   }
 
-  /** Queues one whole frame; closes the connection instead when the queue is over a bound. */
-  send(m: P2pMessage): void {
-    if (this.closed) return;
+  /**
+   * Queues one whole frame; false when it was dropped (closed, or over the minute's budget).
+   * A queue over its bound closes the connection instead.
+   */
+  send(m: P2pMessage): boolean {
+    if (this.closed) return false;
+    const now = Date.now();
+    if (this.sent.count(now) >= SEND_MESSAGES_PER_MINUTE) {
+      this.droppedSends += 1;
+      return false;
+    }
     const frame = encodeFrame(m, this.version, this.params);
     if (
       this.queuedFrames + 1 > SEND_QUEUE_FRAMES ||
       this.queuedBytes + frame.length > SEND_QUEUE_BYTES
     ) {
       this.close(`send queue full (${this.queuedFrames} frames, ${this.queuedBytes} bytes)`);
-      return;
+      return false;
     }
+    this.sent.add(now);
     this.queuedFrames += 1;
     this.queuedBytes += frame.length;
     this.socket.write(frame, () => {
       this.queuedFrames -= 1;
       this.queuedBytes -= frame.length;
     });
+    return true;
+  }
+
+  /** Sends `m`, then ends the connection once it is written (or after a second at most). */
+  sendAndClose(m: P2pMessage, reason: string): void {
+    if (this.closed) return;
+    this.send(m);
+    this.closed = true;
+    const timer = setTimeout(() => this.socket.destroy(), FLUSH_MS);
+    timer.unref();
+    this.socket.end(() => clearTimeout(timer));
+    this.events.onClose(reason);
   }
 
   /** Ends the connection (idempotent); the reason reaches `onClose`. */
@@ -83,7 +119,13 @@ export class Connection {
     if (this.closed) return;
     try {
       for (const ev of this.reader.push(chunk)) {
-        // Unknown types are skipped, as Epic does; attachments cannot occur (cap 0 above).
+        // Attachments cannot occur (cap 0 above); unknown types count, then are skipped.
+        const rate = this.received.add(Date.now());
+        if (rate > ABUSE_MESSAGES_PER_MINUTE) {
+          this.abusive = true;
+          this.close(`abusive: ${rate} messages in a minute`);
+          return;
+        }
         if (ev.kind !== 'message') continue;
         this.events.onMessage(decodeMessage(ev.type, ev.body, this.version, this.params));
         if (this.closed) return;

@@ -1,6 +1,8 @@
-// The accepting side of Epic's handshake (p2p reference §4) as pure checks: what a Hand must
-// carry for us to answer it, the version both sides then speak, and the Shake we answer with.
-import { CAPABILITIES } from '../../core/p2p/primitives.js';
+// Epic's handshake (p2p reference §4) as pure data and checks: the Hand we open with when we
+// dial, what a Hand or Shake must carry for us to go on, the version both sides then speak, and
+// the Shake we answer with.
+import { randomBytes } from 'node:crypto';
+import { CAPABILITIES, type WireAddr } from '../../core/p2p/primitives.js';
 import type { Hand, Shake } from '../../core/p2p/types.js';
 import type { Difficulty } from '../../core/types/pow.js';
 
@@ -8,8 +10,9 @@ import type { Difficulty } from '../../core/types/pow.js';
 export const LOCAL_VERSION = 2;
 
 /**
- * What we advertise: Epic's default FULL_NODE set (0x1f). The requests these bits invite are
- * not answered yet (later items of issue 17); see docs/decisions.md.
+ * What we advertise by default: Epic's FULL_NODE set (0x1f), as `[server.p2p_config]
+ * capabilities` defaults to. The header and archive requests these bits invite are served by
+ * issues 18 and 19; see docs/decisions.md.
  */
 export const LOCAL_CAPABILITIES = CAPABILITIES.FULL_NODE;
 
@@ -17,6 +20,40 @@ export const LOCAL_CAPABILITIES = CAPABILITIES.FULL_NODE;
 export const SELF_NONCES_KEPT = 100;
 
 export type HandshakeRefusal = 'GenesisMismatch' | 'PeerWithSelf';
+
+/** What one side tells the other in its Hand or Shake and we keep for the peer's life. */
+export interface Hello {
+  readonly capabilities: number;
+  readonly userAgent: string;
+  readonly totalDifficulty: Difficulty;
+}
+
+/** Our Hand when dialing: a fresh nonce, our head, our listening address, genesis last. */
+export function handFor(s: {
+  readonly capabilities: number;
+  readonly totalDifficulty: Difficulty;
+  readonly sender: WireAddr;
+  readonly receiver: WireAddr;
+  readonly userAgent: string;
+  readonly genesis: Uint8Array;
+}): Hand {
+  return {
+    type: 'Hand',
+    version: LOCAL_VERSION,
+    capabilities: s.capabilities,
+    nonce: randomBytes(8).readBigUInt64BE(0),
+    totalDifficulty: s.totalDifficulty,
+    senderAddr: s.sender,
+    receiverAddr: s.receiver,
+    userAgent: s.userAgent,
+    genesis: s.genesis,
+  };
+}
+
+/** Null when a dialed peer's Shake lets the connection go on; else Epic's reason to drop it. */
+export function checkShake(shake: Shake, genesis: Uint8Array): HandshakeRefusal | null {
+  return equalBytes(shake.genesis, genesis) ? null : 'GenesisMismatch';
+}
 
 export interface HandCheck {
   readonly genesis: Uint8Array;
@@ -38,6 +75,7 @@ export function negotiatedVersion(theirs: number): number {
 
 /** Our Shake: Epic sends its local version here, not the negotiated one. */
 export function shakeFor(s: {
+  readonly capabilities: number;
   readonly totalDifficulty: Difficulty;
   readonly userAgent: string;
   readonly genesis: Uint8Array;
@@ -45,7 +83,7 @@ export function shakeFor(s: {
   return {
     type: 'Shake',
     version: LOCAL_VERSION,
-    capabilities: LOCAL_CAPABILITIES,
+    capabilities: s.capabilities,
     totalDifficulty: s.totalDifficulty,
     userAgent: s.userAgent,
     genesis: s.genesis,

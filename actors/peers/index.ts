@@ -1,5 +1,6 @@
-// The peers actor: owns the peer store and the P2P listener with its connections; runs on its
-// own thread in the node process, so socket reads never wait behind the chain or the pool.
+// The peers actor: owns the peer store, the P2P listener, the connected peers and the seed loop;
+// runs on its own thread in the node process, so socket reads never wait behind the chain or the
+// pool.
 import { chainParams } from '../../core/chain_type.js';
 import { genesisHeader } from '../../core/genesis.js';
 import { headerHash } from '../../core/ser/header.js';
@@ -7,44 +8,97 @@ import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, type Handlers } from '../../runtime/index.js';
 import { Listener } from './listener.js';
 import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
+import { Network } from './network.js';
 import { PING_INTERVAL_MS } from './peer.js';
+import { Seeder } from './seeder.js';
+import { seedSource } from './seeds.js';
 import { PeersService } from './service.js';
 
-/** The handler table over a service and its listener (null in store-only tests). */
+/** The live half of the actor: absent in store-only tests. */
+interface P2p {
+  readonly network: Network;
+  readonly listener: Listener;
+  readonly seeder: Seeder;
+}
+
+/** The handler table over a service and its network (null in store-only tests). */
 export function peersHandlers(
   peers: PeersService,
-  listener: Listener | null = null,
+  p2p: P2p | null = null,
 ): Handlers<PeersProtocol> {
   return {
     all: () => peers.all(),
     get: (req) => peers.get(req.addr),
-    ban: (req) => peers.ban(req.addr, req.reason),
+    ban: (req) =>
+      peers.ban(req.addr, req.reason, (addr, reason) =>
+        p2p === null ? false : p2p.network.disconnectBanned(addr, reason),
+      ),
     unban: (req) => peers.unban(req.addr),
-    connected: () => listener?.connected() ?? [],
+    connected: () => p2p?.network.connected() ?? [],
     setHead: (head) => {
-      listener?.setHead(head);
+      p2p?.network.setHead(head);
       return null;
     },
-    p2pPort: () => listener?.port ?? null,
+    p2pPort: () => p2p?.listener.port ?? null,
     onionAddresses: () => [],
   };
 }
 
-function startListener(p2p: P2pInit, publish: (peers: PeersEvents['connected']) => void) {
+async function startP2p(
+  p2p: P2pInit,
+  peers: PeersService,
+  publish: (list: PeersEvents['connected']) => void,
+): Promise<P2p> {
   const params = chainParams(p2p.chainType);
-  return Listener.start({
-    host: p2p.host,
-    port: p2p.port,
-    params,
-    genesis: headerHash(genesisHeader(p2p.chainType), params),
-    userAgent: p2p.userAgent,
-    handshakeTimeoutMs: p2p.handshakeTimeoutMs,
-    pingIntervalMs: PING_INTERVAL_MS,
-    maxInbound: p2p.maxInbound,
-    head: p2p.head,
-    onChange: publish,
-    log,
-  });
+  const network = new Network(
+    {
+      mainnet: p2p.chainType === 'mainnet',
+      params,
+      genesis: headerHash(genesisHeader(p2p.chainType), params),
+      userAgent: p2p.userAgent,
+      capabilities: p2p.capabilities,
+      host: p2p.host,
+      handshakeTimeoutMs: p2p.handshakeTimeoutMs,
+      pingIntervalMs: PING_INTERVAL_MS,
+      maxInbound: p2p.maxInbound,
+      maxOutbound: p2p.maxOutbound,
+      listenerBuffer: p2p.listenerBufferCount,
+      allow: p2p.allow,
+      deny: p2p.deny,
+      head: p2p.head,
+      onChange: publish,
+      log,
+    },
+    peers.store,
+    peers.now,
+  );
+  const listener = await Listener.start(
+    {
+      host: p2p.host,
+      port: p2p.port,
+      params,
+      handshakeTimeoutMs: p2p.handshakeTimeoutMs,
+      log,
+    },
+    network,
+  );
+  network.listenPort = listener.port;
+  const seeder = new Seeder(
+    network,
+    peers.store,
+    {
+      seeds: seedSource(p2p.seedingType, p2p.seeds, p2p.chainType, log),
+      preferred: p2p.preferred,
+      banWindow: p2p.banWindow,
+      maxInbound: p2p.maxInbound,
+      maxOutbound: p2p.maxOutbound,
+      capabilities: p2p.capabilities,
+      log,
+    },
+    peers.now,
+  );
+  seeder.start();
+  return { network, listener, seeder };
 }
 
 export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = async (
@@ -52,17 +106,19 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
   ctx,
 ) => {
   const peers = new PeersService(init.dbRoot);
-  let listener: Listener | null = null;
+  let p2p: P2p | null = null;
   try {
     if (init.p2p !== null)
-      listener = await startListener(init.p2p, (list) => ctx.publish('connected', list));
+      p2p = await startP2p(init.p2p, peers, (list) => ctx.publish('connected', list));
   } catch (e) {
     peers.close();
     throw e;
   }
   ctx.publish('connected', []);
-  return actorFromHandlers<PeersProtocol>(peersHandlers(peers, listener), async () => {
-    await listener?.close();
+  return actorFromHandlers<PeersProtocol>(peersHandlers(peers, p2p), async () => {
+    p2p?.seeder.stop();
+    p2p?.network.close();
+    await p2p?.listener.close();
     peers.close();
   });
 };

@@ -1,53 +1,50 @@
-// The P2P listener: accepts TCP connections on `[server.p2p_config] host:port`, runs the
-// accepting side of the handshake with a deadline (Epic has none, so a silent client would
-// block its listener), then keeps each peer alive with Ping/Pong. Everything runs on the peers
-// actor's thread; the connected list leaves it only as plain data through `onChange`.
+// The P2P listener: accepts TCP connections on `[server.p2p_config] host:port` and reads each
+// one's Hand with a deadline (Epic has none, so a silent client would block its listener). Who
+// may connect, and what becomes of a Hand, is the network's decision (`InboundHost`); this
+// module only owns the socket server and the connections still in their handshake.
 import { createServer, type Server, type Socket } from 'node:net';
 import type { MsgParams } from '../../core/p2p/msg.js';
-import type { Hand, P2pMessage } from '../../core/p2p/types.js';
+import type { Hand } from '../../core/p2p/types.js';
 import { type PeerAddr, parseSocketAddr } from './addr.js';
 import { Connection } from './connection.js';
-import { checkHand, negotiatedVersion, OwnNonces, shakeFor } from './handshake.js';
-import type { ConnectedPeer } from './messages.js';
-import { LivePeer, type LocalHead } from './peer.js';
 
-/** Epic refuses inbound peers beyond its maximum plus this buffer (`peer_listener_buffer_count`). */
-const LISTENER_BUFFER = 8;
+export interface InboundHost {
+  /** Whether a connection from `remote` may be read at all (limits, bans, one per IP). */
+  admit(remote: PeerAddr): boolean;
+  /**
+   * The first message was a Hand: answer it and take the connection over ('live'), refuse it
+   * silently ('denied': allow/deny lists, no ban), or throw why it is bad (a failed handshake).
+   */
+  hand(conn: Connection, remote: PeerAddr, hand: Hand): 'live' | 'denied';
+  /** The handshake failed for `reason` (Epic then bans the source address). */
+  failed(remote: PeerAddr, reason: string): void;
+}
 
 export interface ListenerOptions {
   readonly host: string;
   readonly port: number;
   readonly params: MsgParams;
-  readonly genesis: Uint8Array;
-  readonly userAgent: string;
   /** How long an accepted socket may stay silent before its Hand arrives. */
   readonly handshakeTimeoutMs: number;
-  readonly pingIntervalMs: number;
-  readonly maxInbound: number;
-  readonly head: LocalHead;
-  /** The connected list changed (a peer joined, left, or reported a new height). */
-  readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: (event: string, fields: Record<string, unknown>) => void;
 }
 
 export class Listener {
   private readonly o: ListenerOptions;
   private readonly server: Server;
+  private readonly host: InboundHost;
   /** Sockets accepted and not yet through the handshake. */
   private readonly pending = new Set<Connection>();
-  private readonly live = new Set<LivePeer>();
-  private readonly nonces = new OwnNonces();
-  private head: LocalHead;
 
-  private constructor(o: ListenerOptions) {
+  private constructor(o: ListenerOptions, host: InboundHost) {
     this.o = o;
-    this.head = o.head;
+    this.host = host;
     this.server = createServer((s) => this.accept(s));
   }
 
   /** Listens; rejects when the address cannot be bound (the node then fails to start). */
-  static async start(o: ListenerOptions): Promise<Listener> {
-    const l = new Listener(o);
+  static async start(o: ListenerOptions, host: InboundHost): Promise<Listener> {
+    const l = new Listener(o, host);
     await new Promise<void>((resolve, reject) => {
       l.server.once('error', (e) =>
         reject(new Error(`cannot listen for peers on ${o.host}:${o.port}: ${e.message}`)),
@@ -66,35 +63,37 @@ export class Listener {
     return typeof a === 'object' && a !== null ? a.port : this.o.port;
   }
 
-  /** The chain's new head: what our Shake, Ping and Pong carry from now on. */
-  setHead(head: LocalHead): void {
-    this.head = head;
-  }
-
-  connected(): ConnectedPeer[] {
-    return [...this.live].map((p) => p.info());
+  /** Connections accepted and still in their handshake. */
+  get pendingCount(): number {
+    return this.pending.size;
   }
 
   close(): Promise<void> {
     for (const c of this.pending) c.close('shutting down');
-    for (const p of this.live) p.conn.close('shutting down');
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   private accept(socket: Socket): void {
-    if (this.pending.size + this.live.size >= this.o.maxInbound + LISTENER_BUFFER) {
+    const remote = socketPeer(socket);
+    if (remote === null || !this.host.admit(remote)) {
       socket.destroy();
       return;
     }
-    const remote = normalizeIp(socket.remoteAddress ?? '');
     let timer: NodeJS.Timeout | undefined;
     const conn = new Connection(socket, this.o.params, {
       onMessage: (m) => {
-        if (this.onHandshakeMessage(conn, remote, m)) clearTimeout(timer);
+        // Before the handshake only a Hand is accepted; a throw here closes the connection.
+        if (m.type !== 'Hand') throw new Error(`expected Hand, got ${m.type}`);
+        clearTimeout(timer);
+        const outcome = this.host.hand(conn, remote, m);
+        this.pending.delete(conn);
+        if (outcome === 'denied') conn.close('denied by peers_allow/peers_deny');
       },
       onClose: (reason) => {
         clearTimeout(timer);
-        if (this.pending.delete(conn)) this.o.log('p2p_handshake_failed', { remote, reason });
+        if (!this.pending.delete(conn)) return;
+        this.o.log('p2p_handshake_failed', { remote: `${remote.ip}:${remote.port}`, reason });
+        this.host.failed(remote, reason);
       },
     });
     this.pending.add(conn);
@@ -103,55 +102,12 @@ export class Listener {
       this.o.handshakeTimeoutMs,
     );
   }
-
-  /**
-   * Before the handshake only a Hand is accepted; anything else ends the connection (thrown
-   * errors close it). True once the peer is live.
-   */
-  private onHandshakeMessage(conn: Connection, remote: string, m: P2pMessage): boolean {
-    if (m.type !== 'Hand') throw new Error(`expected Hand, got ${m.type}`);
-    const refusal = checkHand(m, { genesis: this.o.genesis, ownNonces: this.nonces.set });
-    if (refusal !== null) throw new Error(refusal);
-    const addr = peerAddrOf(remote, m);
-    if (addr === null) throw new Error(`unusable peer address ${remote}`);
-    conn.version = negotiatedVersion(m.version);
-    conn.send(
-      shakeFor({
-        totalDifficulty: this.head.totalDifficulty,
-        userAgent: this.o.userAgent,
-        genesis: this.o.genesis,
-      }),
-    );
-    this.pending.delete(conn);
-    const peer = new LivePeer(conn, addr, m, 'Inbound', {
-      head: () => this.head,
-      pingIntervalMs: this.o.pingIntervalMs,
-      onChange: () => this.changed(),
-      onClose: (reason) => {
-        this.live.delete(peer);
-        this.o.log('p2p_peer_closed', { addr: `${addr.ip}:${addr.port}`, reason });
-        this.changed();
-      },
-    });
-    this.live.add(peer);
-    this.o.log('p2p_peer_connected', { addr: `${addr.ip}:${addr.port}`, direction: 'Inbound' });
-    this.changed();
-    peer.start();
-    return true;
-  }
-
-  private changed(): void {
-    this.o.onChange(this.connected());
-  }
 }
 
-/** Node reports IPv4 peers of a dual-stack socket as `::ffff:a.b.c.d`. */
-function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
-}
-
-/** Epic's peer address for an inbound peer: the TCP source IP and the port its Hand names. */
-function peerAddrOf(remote: string, hand: Hand): PeerAddr | null {
-  const port = hand.senderAddr.port;
-  return parseSocketAddr(remote.includes(':') ? `[${remote}]:${port}` : `${remote}:${port}`);
+/** The TCP source address; Node reports IPv4 peers of a dual-stack socket as `::ffff:a.b.c.d`. */
+function socketPeer(socket: Socket): PeerAddr | null {
+  const raw = socket.remoteAddress ?? '';
+  const ip = raw.startsWith('::ffff:') && raw.includes('.') ? raw.slice(7) : raw;
+  const port = socket.remotePort ?? 0;
+  return parseSocketAddr(ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`);
 }

@@ -1,5 +1,6 @@
 // The peers actor's protocol: every request it accepts and the reply each gets.
 
+import type { SeedingType } from '../../config/types.js';
 import type { ChainType } from '../../core/chain_type.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
@@ -54,6 +55,20 @@ export interface P2pInit {
   readonly userAgent: string;
   readonly handshakeTimeoutMs: number;
   readonly maxInbound: number;
+  readonly maxOutbound: number;
+  /** Inbound connections accepted above `maxInbound` (`peer_listener_buffer_count`). */
+  readonly listenerBufferCount: number;
+  /** u32 capability bits we advertise. */
+  readonly capabilities: number;
+  readonly seedingType: SeedingType;
+  /** `seeds`, used with seeding type List. */
+  readonly seeds: readonly PeerAddr[];
+  /** null: no allow list. */
+  readonly allow: readonly PeerAddr[] | null;
+  readonly deny: readonly PeerAddr[];
+  readonly preferred: readonly PeerAddr[];
+  /** Seconds a ban lasts. */
+  readonly banWindow: number;
   /** The chain's head when the node starts; `setHead` follows it after. */
   readonly head: LocalHead;
 }

@@ -1,10 +1,12 @@
 // A peer after the handshake: what we know of it (PeerInfoDisplay's fields), and the keep-alive
 // of Epic's seed loop: a Ping right away (to learn its height), then every interval; a Pong to
 // each Ping. Its height and difficulty follow its Pings and Pongs (height 0 until the first).
-import type { Hand, P2pMessage } from '../../core/p2p/types.js';
+import { difficultyEquals } from '../../core/consensus/difficulty.js';
+import type { P2pMessage } from '../../core/p2p/types.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import type { PeerAddr } from './addr.js';
 import type { Connection } from './connection.js';
+import type { Hello } from './handshake.js';
 import type { ConnectedPeer } from './messages.js';
 
 /** Epic's seed loop pings every connected peer each 10 s. */
@@ -21,32 +23,38 @@ export interface LivePeerHooks {
   readonly pingIntervalMs: number;
   /** Its height or difficulty changed. */
   readonly onChange: () => void;
+  /** Any message but the handshake's and Ping/Pong; throwing closes the connection. */
+  readonly onMessage: (m: P2pMessage) => void;
   readonly onClose: (reason: string) => void;
 }
 
+export type Direction = 'Inbound' | 'Outbound';
+
 export class LivePeer {
   readonly conn: Connection;
-  private readonly addr: PeerAddr;
-  private readonly hand: Hand;
-  private readonly direction: 'Inbound' | 'Outbound';
+  readonly addr: PeerAddr;
+  readonly hello: Hello;
+  readonly direction: Direction;
   private readonly hooks: LivePeerHooks;
   private totalDifficulty: Difficulty;
   private height = 0n;
+  /** When its advertised difficulty last changed (ms): Epic's stuck-peer clock. */
+  private diffChangedAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     conn: Connection,
     addr: PeerAddr,
-    hand: Hand,
-    direction: 'Inbound' | 'Outbound',
+    hello: Hello,
+    direction: Direction,
     hooks: LivePeerHooks,
   ) {
     this.conn = conn;
     this.addr = addr;
-    this.hand = hand;
+    this.hello = hello;
     this.direction = direction;
     this.hooks = hooks;
-    this.totalDifficulty = hand.totalDifficulty;
+    this.totalDifficulty = hello.totalDifficulty;
     conn.events = {
       onMessage: (m) => this.onMessage(m),
       onClose: (reason) => {
@@ -67,14 +75,19 @@ export class LivePeer {
     return {
       addr: this.addr,
       // What Epic keeps: the bits it knows (`from_bits_truncate`).
-      capabilities: this.hand.capabilities & 0x3f,
-      userAgent: this.hand.userAgent,
+      capabilities: this.hello.capabilities & 0x3f,
+      userAgent: this.hello.userAgent,
       version: this.conn.version,
       direction: this.direction,
       totalDifficulty: this.totalDifficulty,
       height: this.height,
       onionAddr: null,
     };
+  }
+
+  /** Its advertised difficulty, and since when (ms) it has not changed. */
+  advertised(): { readonly totalDifficulty: Difficulty; readonly since: number } {
+    return { totalDifficulty: this.totalDifficulty, since: this.diffChangedAt };
   }
 
   private ping(type: 'Ping' | 'Pong'): void {
@@ -101,24 +114,17 @@ export class LivePeer {
         // A second handshake on a live connection is a protocol violation: disconnect.
         throw new Error(`${m.type} after the handshake`);
       default:
-        // Requests of later items (headers, blocks, transactions, peer lists) are not served
-        // yet; they are read, bounded and dropped.
-        return;
+        this.hooks.onMessage(m);
     }
   }
 
   /** Publishes only real changes: every publish invalidates the gateway's reply caches. */
   private learn(totalDifficulty: Difficulty, height: bigint): void {
-    const same =
-      height === this.height &&
-      JSON.stringify(totalDifficulty, bigintText) ===
-        JSON.stringify(this.totalDifficulty, bigintText);
+    const sameDiff = difficultyEquals(totalDifficulty, this.totalDifficulty);
+    const same = sameDiff && height === this.height;
+    if (!sameDiff) this.diffChangedAt = Date.now();
     this.totalDifficulty = totalDifficulty;
     this.height = height;
     if (!same) this.hooks.onChange();
   }
-}
-
-function bigintText(_key: string, v: unknown): unknown {
-  return typeof v === 'bigint' ? v.toString() : v;
 }

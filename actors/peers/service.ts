@@ -12,9 +12,12 @@ export type Clock = () => number;
 
 export const systemClock: Clock = () => Math.floor(Date.now() / 1000);
 
+/** Disconnects a connected peer after a ban (sending it the reason); false: not connected. */
+export type DisconnectBanned = (addr: PeerAddr, reason: number) => boolean;
+
 export class PeersService {
-  private readonly store: PeerStore;
-  private readonly now: Clock;
+  readonly store: PeerStore;
+  readonly now: Clock;
 
   constructor(dbRoot: string, now: Clock = systemClock) {
     this.store = new PeerStore(dbRoot);
@@ -33,16 +36,20 @@ export class PeersService {
 
   /**
    * Epic's `ban_peer`: the stored record becomes Banned with `reason` and `last_banned = now`;
-   * then, since no peer is ever connected here (no P2P layer yet), Epic's answer for a peer
-   * that is stored but not connected: `PeerNotFound`, with the ban kept.
+   * a connected peer is then sent the reason and disconnected. For a peer that is stored but
+   * not connected Epic answers `PeerNotFound`, with the ban kept.
    */
-  ban(addr: PeerAddr, reason: number): PeerResult<null> {
+  ban(
+    addr: PeerAddr,
+    reason: number,
+    disconnect: DisconnectBanned = () => false,
+  ): PeerResult<null> {
     if (reason === 0) return { error: 'InvalidBanReason' };
     const now = this.now();
     if (!this.store.updateState(addr, BANNED, now))
       return { error: notFoundText(formatPeerAddr(addr)) };
     this.store.updateBanReason(addr, reason, now);
-    return { error: 'PeerNotFound' };
+    return disconnect(addr, reason) ? { ok: null } : { error: 'PeerNotFound' };
   }
 
   /** Epic's `unban_peer`: a Banned record becomes Healthy (reason and `last_banned` stay). */

@@ -64,6 +64,8 @@ export class PeerStore {
     readonly get: Database.Statement<[string], Row>;
     readonly all: Database.Statement<[], Row>;
     readonly put: Database.Statement<unknown[]>;
+    readonly del: Database.Statement<[string]>;
+    readonly count: Database.Statement<[], { n: number }>;
   };
 
   /** Opens (or creates) `<dbRoot>/peers.sqlite`; the directory is private as the chain's. */
@@ -83,6 +85,8 @@ export class PeerStore {
       put: this.db.prepare(
         `INSERT OR REPLACE INTO peers (key, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      del: this.db.prepare<[string]>('DELETE FROM peers WHERE key = ?'),
+      count: this.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM peers'),
     };
   }
 
@@ -94,6 +98,22 @@ export class PeerStore {
 
   all(): PeerRecord[] {
     return this.st.all.all().map(fromRow);
+  }
+
+  /** Epic's `find_peers`: up to `count` random records in `flags` whose capabilities hold `caps`. */
+  find(flags: number, caps: number, count: number): PeerRecord[] {
+    const found = this.all().filter(
+      (p) => p.flags === flags && (p.capabilities & caps) >>> 0 === caps >>> 0,
+    );
+    return shuffle(found).slice(0, count);
+  }
+
+  count(): number {
+    return this.st.count.get()?.n ?? 0;
+  }
+
+  delete(addr: PeerAddr): void {
+    this.st.del.run(peerKey(addr));
   }
 
   save(p: PeerRecord): void {
@@ -133,4 +153,13 @@ export class PeerStore {
   close(): void {
     this.db.close();
   }
+}
+
+/** Fisher–Yates, in place; returns its argument. */
+export function shuffle<T>(xs: T[]): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [xs[i], xs[j]] = [xs[j] as T, xs[i] as T];
+  }
+  return xs;
 }

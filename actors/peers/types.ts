@@ -9,10 +9,13 @@ export const PEER_STATES = ['Healthy', 'Banned', 'Defunct', 'Unknown'] as const;
 export type PeerState = (typeof PEER_STATES)[number];
 export const HEALTHY = 0;
 export const BANNED = 1;
+export const DEFUNCT = 2;
+export const UNKNOWN = 3;
 
 /** Epic's `ReasonForBan`, by its stored number (the wire codec owns the list). */
 export { BAN_REASONS, type BanReason };
 export const MANUAL_BAN = 5;
+export const BAD_HANDSHAKE = 7;
 
 /** Capability flags in declaration order (bits 0x01…0x20). */
 const CAPABILITY_NAMES = [

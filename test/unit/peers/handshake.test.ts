@@ -48,7 +48,12 @@ describe('inbound handshake checks', () => {
     assert.equal(negotiatedVersion(2), 2);
     assert.equal(negotiatedVersion(7), 2);
     assert.deepEqual(
-      shakeFor({ totalDifficulty: { randomx: 3n }, userAgent: 'u', genesis: GENESIS }),
+      shakeFor({
+        capabilities: LOCAL_CAPABILITIES,
+        totalDifficulty: { randomx: 3n },
+        userAgent: 'u',
+        genesis: GENESIS,
+      }),
       {
         type: 'Shake',
         version: 2,
