@@ -139,8 +139,11 @@ export function expectedBlock(h: number): JsonValue {
 export const mineTestChain = (): Promise<void> => mineTestChainIn(tempHome());
 
 /** As mineTestChain, in a home prepared by the caller (a seeded peer store, say). */
-export async function mineTestChainIn(home: string): Promise<void> {
-  node = await startKillable(home);
+export async function mineTestChainIn(
+  home: string,
+  p2pLines: readonly string[] = [],
+): Promise<void> {
+  node = await startKillable(home, undefined, p2pLines);
   for (let h = 1; h <= 4; h++) await mineNext();
   const pushed = await foreignRpc(node.url, 'push_transaction', [transactionToJson(spentTx), true]);
   assert.deepEqual(pushed.body.result, { Ok: null });

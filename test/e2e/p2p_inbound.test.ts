@@ -93,7 +93,13 @@ describe('inbound P2P peers against the node process', () => {
     // Read by node/server.ts only: a short wait for Hand keeps the silent-peer test quick.
     process.env[HANDSHAKE_TIMEOUT_ENV] = String(HANDSHAKE_TIMEOUT_MS);
     node = await startNodeProcess({
-      p2pLines: ['host = "127.0.0.1"', 'port = 0', 'seeding_type = "None"'],
+      // Inbound only: the node never dials the address its scripted peers advertise.
+      p2pLines: [
+        'host = "127.0.0.1"',
+        'port = 0',
+        'seeding_type = "None"',
+        'peer_max_outbound_count = 0',
+      ],
     });
     p2pPort = p2pPortOf(node);
     auth = basic(ownerSecret(node.home));

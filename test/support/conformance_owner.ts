@@ -60,7 +60,8 @@ export const KNOWN_PEER = {
   flags: 'Healthy',
   last_banned: 0,
   ban_reason: 'None',
-  last_connected: 1_700_000_000,
+  // Stored as 1_700_000_000; the seed loop's start resets it, as Epic's does.
+  last_connected: 0,
   local_timestamp: 1_700_000_001,
 };
 export const V1_BANNABLE_PEER = {

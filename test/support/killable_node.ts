@@ -12,6 +12,8 @@ export type KillableNode = NodeProcess;
 export function startKillable(
   home: string = tempHome(),
   timeoutMs = 20_000,
+  p2pLines: readonly string[] = [],
 ): Promise<KillableNode> {
-  return spawnNode({ home, configFile: writeConfig(home, [CUCKATOO_ONLY]), timeoutMs });
+  const configFile = writeConfig(home, [CUCKATOO_ONLY], true, 'automated', p2pLines);
+  return spawnNode({ home, configFile, timeoutMs });
 }
