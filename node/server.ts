@@ -17,6 +17,7 @@ import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
+import { p2pInitOf } from './p2p_init.js';
 import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
@@ -172,15 +173,11 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
     name: 'peers',
     init: {
       dbRoot: config.dbRoot,
-      p2p: {
-        chainType: config.chainType,
-        host: config.p2p.host,
-        port: config.p2p.port,
+      p2p: p2pInitOf(config, {
         userAgent: USER_AGENT,
         handshakeTimeoutMs: handshakeTimeoutMs(),
-        maxInbound: config.p2p.peerMaxInboundCount,
         head: { totalDifficulty: tip.totalDifficulty, height: tip.height },
-      },
+      }),
     },
   });
   return { chain, pool, peers };

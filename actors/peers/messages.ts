@@ -54,6 +54,16 @@ export interface P2pInit {
   readonly userAgent: string;
   readonly handshakeTimeoutMs: number;
   readonly maxInbound: number;
+  /**
+   * `peer_listener_buffer_count` (Epic 8): inbound connections accepted beyond maxInbound; Epic
+   * refuses one when inbound ≥ maxInbound + this (u32 sum, wrapping in its release build).
+   */
+  readonly listenerBufferCount: number;
+  /**
+   * `capabilities`: the u32 bits we advertise in Hand, Shake and GetPeerAddrs, as configured
+   * (default FULL_NODE 0x1f). Epic sends its configured bits unmasked; receivers truncate.
+   */
+  readonly capabilities: number;
   /** The chain's head when the node starts; `setHead` follows it after. */
   readonly head: LocalHead;
 }
