@@ -4,6 +4,7 @@
 // server, takes the testing defaults of usernet (no seeding, stratum on, easy RandomX shares).
 import { join } from 'node:path';
 import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
+import { CAPABILITIES } from '../core/p2p/primitives.js';
 import { API_SECRET_FILE_NAME, CHAIN_DATA_DIR_NAME } from './home.js';
 import type {
   DandelionConfig,
@@ -52,6 +53,9 @@ export function defaultP2p(chain: ChainType): P2pConfig {
     peerMaxInboundCount: 128,
     peerMaxOutboundCount: 128,
     peerMinPreferredOutboundCount: 4,
+    // Epic's PEER_LISTENER_BUFFER_COUNT and `P2PConfig::default()` capabilities (FULL_NODE).
+    peerListenerBufferCount: 8,
+    capabilities: CAPABILITIES.FULL_NODE,
   };
 }
 

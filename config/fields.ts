@@ -73,6 +73,12 @@ export class TableReader {
     return this.get(key) !== undefined;
   }
 
+  /** What the key holds, as the errors name it ("a string", "a table", …); null when absent. */
+  kindOf(key: string): string | null {
+    const value = this.get(key);
+    return value === undefined ? null : describe(value);
+  }
+
   /** A sub-table; a missing one reads as empty, so all its keys take their defaults. */
   table(key: string): TableReader {
     const value = this.typed(key, 'a table', isTable) ?? {};

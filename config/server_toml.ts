@@ -2,7 +2,9 @@
 // missing key taking the default of the chain type, relative paths taken from the file's
 // directory. Unknown keys are ignored, as Epic ignores them.
 import type { ChainType } from '../core/chain_type.js';
+import { CAPABILITIES } from '../core/p2p/primitives.js';
 import { POW_ALGOS, type Policy, type PowAlgo } from '../core/types/pow.js';
+import { CAPABILITY_FLAG_NAMES, formatCapabilities, parseCapabilities } from './capabilities.js';
 import {
   defaultDandelion,
   defaultP2p,
@@ -10,7 +12,7 @@ import {
   defaultServerConfig,
   defaultStratum,
 } from './defaults.js';
-import type { TableReader } from './fields.js';
+import { listWords, quoteValue, type TableReader } from './fields.js';
 import { parseConfigRoot, readChainTypeKey } from './toml_file.js';
 import type {
   ChainValidationMode,
@@ -66,7 +68,39 @@ function readP2p(t: TableReader, chain: ChainType): P2pConfig {
       0,
       U32_MAX,
     ),
+    peerListenerBufferCount: t.integer(
+      'peer_listener_buffer_count',
+      d.peerListenerBufferCount,
+      0,
+      U32_MAX,
+    ),
+    capabilities: readCapabilities(t, d.capabilities),
   };
+}
+
+const CAPABILITIES_FORM = `a string of flags such as ${JSON.stringify(formatCapabilities(CAPABILITIES.FULL_NODE))}`;
+
+/** `capabilities`: Epic 4.0's flag text (config/capabilities.ts), nothing else. */
+function readCapabilities(t: TableReader, fallback: number): number {
+  const key = 'capabilities';
+  const kind = t.kindOf(key);
+  if (kind === null) return fallback;
+  if (kind !== 'a string') {
+    // The table is what Epic 3 wrote; an operator carrying such a file over needs to be told.
+    const was =
+      kind === 'a table' ? " ({ bits = N } is Epic 3's form; Epic 4.0 reads only the string)" : '';
+    t.fail(key, `expected ${CAPABILITIES_FORM}, got ${kind}${was}`);
+  }
+  const text = t.optionalString(key) ?? '';
+  const parsed = parseCapabilities(text);
+  if ('bits' in parsed) return parsed.bits;
+  const flags = listWords([...CAPABILITY_FLAG_NAMES, '0x and a hexadecimal u32']);
+  const problems = {
+    empty: `empty flag in ${quoteValue(text)} (flags are joined by "|")`,
+    name: `unknown flag ${quoteValue(parsed.flag)} (expected ${flags})`,
+    hex: `invalid hex flag ${quoteValue(parsed.flag)} (expected 0x and a hexadecimal u32)`,
+  };
+  return t.fail(key, problems[parsed.kind]);
 }
 
 function readPool(t: TableReader, chain: ChainType): PoolConfig {

@@ -4,6 +4,7 @@
 import { CHAIN_PARAMS } from '../core/chain_type.js';
 import { POW_ALGOS, type Policy } from '../core/types/pow.js';
 import { formatSocketAddr } from './addr.js';
+import { formatCapabilities } from './capabilities.js';
 import { CHAIN_TYPE_NAMES } from './defaults.js';
 import type { ListenAddr, ServerConfig } from './types.js';
 
@@ -166,6 +167,15 @@ function p2pSection(c: ServerConfig): string[] {
     '',
     '# Outbound peers the node keeps looking for until it has at least this many.',
     `peer_min_preferred_outbound_count = ${p.peerMinPreferredOutboundCount}`,
+    '',
+    '# Inbound connections accepted beyond peer_max_inbound_count (seed nodes may raise it to',
+    '# let new nodes in).',
+    `peer_listener_buffer_count = ${p.peerListenerBufferCount}`,
+    '',
+    '# What this node offers peers: flags joined by "|" (HEADER_HIST, TXHASHSET_HIST, PEER_LIST,',
+    '# TX_KERNEL_HASH, HEADER_FASTSYNC, ONIONSTEM; FULL_NODE is the first five) or 0x and hex',
+    '# bits. Epic nodes pass on to others only peers that offer all of FULL_NODE.',
+    `capabilities = ${str(formatCapabilities(p.capabilities))}`,
     '',
   ];
 }

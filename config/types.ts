@@ -69,6 +69,13 @@ export interface P2pConfig {
   readonly peerMaxInboundCount: number;
   readonly peerMaxOutboundCount: number;
   readonly peerMinPreferredOutboundCount: number;
+  /** Inbound connections accepted beyond peerMaxInboundCount (Epic's listener buffer). */
+  readonly peerListenerBufferCount: number;
+  /**
+   * u32 capability bits this node advertises, as configured: hex bits that no flag names are
+   * kept, as Epic keeps them (`from_bits_retain`) and sends them in its Hand.
+   */
+  readonly capabilities: number;
 }
 
 /** `[server.pool_config]`. */

@@ -4,14 +4,12 @@
 
 import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
-import { type PeerAddr, parseIp } from '../actors/peers/addr.js';
-import { LOCAL_CAPABILITIES } from '../actors/peers/handshake.js';
 import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
 import { readApiSecrets } from '../config/secrets.js';
-import type { ListenAddr, ServerConfig } from '../config/types.js';
+import type { ServerConfig } from '../config/types.js';
 import { type Gateway, startGateway } from '../gateway/server.js';
 import { NO_PEERS, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
@@ -19,6 +17,7 @@ import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
+import { p2pInitOf } from './p2p_init.js';
 import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
@@ -29,13 +28,6 @@ const CHAIN_PIPELINE = 64;
  */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 export const HANDSHAKE_TIMEOUT_ENV = 'MWNODE_P2P_HANDSHAKE_TIMEOUT_MS';
-/** Epic's default `peer_listener_buffer_count`. */
-const LISTENER_BUFFER_COUNT = 8;
-
-/** Config addresses in the peers actor's form (IPs in Rust's display form). */
-function peerAddrs(list: readonly ListenAddr[]): PeerAddr[] {
-  return list.map((a) => ({ ip: parseIp(a.host.replace(/^\[|\]$/g, '')) ?? a.host, port: a.port }));
-}
 
 function handshakeTimeoutMs(): number {
   const n = Number(process.env[HANDSHAKE_TIMEOUT_ENV]);
@@ -181,24 +173,11 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
     name: 'peers',
     init: {
       dbRoot: config.dbRoot,
-      p2p: {
-        chainType: config.chainType,
-        host: config.p2p.host,
-        port: config.p2p.port,
+      p2p: p2pInitOf(config, {
         userAgent: USER_AGENT,
         handshakeTimeoutMs: handshakeTimeoutMs(),
-        maxInbound: config.p2p.peerMaxInboundCount,
-        maxOutbound: config.p2p.peerMaxOutboundCount,
-        listenerBufferCount: LISTENER_BUFFER_COUNT,
-        capabilities: LOCAL_CAPABILITIES,
-        seedingType: config.p2p.seedingType,
-        seeds: peerAddrs(config.p2p.seeds),
-        allow: config.p2p.peersAllow === null ? null : peerAddrs(config.p2p.peersAllow),
-        deny: peerAddrs(config.p2p.peersDeny),
-        preferred: peerAddrs(config.p2p.peersPreferred),
-        banWindow: config.p2p.banWindow,
         head: { totalDifficulty: tip.totalDifficulty, height: tip.height },
-      },
+      }),
     },
   });
   return { chain, pool, peers };

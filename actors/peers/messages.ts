@@ -56,9 +56,15 @@ export interface P2pInit {
   readonly handshakeTimeoutMs: number;
   readonly maxInbound: number;
   readonly maxOutbound: number;
-  /** Inbound connections accepted above `maxInbound` (`peer_listener_buffer_count`). */
+  /**
+   * `peer_listener_buffer_count` (Epic 8): inbound connections accepted beyond maxInbound; Epic
+   * refuses one when inbound ≥ maxInbound + this (u32 sum, wrapping in its release build).
+   */
   readonly listenerBufferCount: number;
-  /** u32 capability bits we advertise. */
+  /**
+   * `capabilities`: the u32 bits we advertise in Hand, Shake and GetPeerAddrs, as configured
+   * (default FULL_NODE 0x1f). Epic sends its configured bits unmasked; receivers truncate.
+   */
   readonly capabilities: number;
   readonly seedingType: SeedingType;
   /** `seeds`, used with seeding type List. */

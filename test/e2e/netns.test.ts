@@ -116,7 +116,9 @@ describe('a node started for tests makes no connection attempt', { skip }, () =>
         (s) => s.length > 0,
       );
       assert.equal(sockets.length, 1, sockets.join('\n'));
-      assert.match(sockets[0] ?? '', /^tcp SYN-SENT 10\.213\.0\.1:\d+ 10\.213\.0\.9:9$/);
+      const net = TEST_SUBNET.replaceAll('.', '\\.');
+      const synSent = new RegExp(`^tcp SYN-SENT ${net}\\.1:\\d+ ${net}\\.9:9$`);
+      assert.match(sockets[0] ?? '', synSent);
       proc.stdin.end();
       assert.equal(await exited, 0);
       // One SYN (a retransmission would come after a second); closing a SYN-SENT socket sends none.

@@ -1,10 +1,12 @@
 // A scripted Epic 4.0 peer for tests: speaks Epic's frames over `node:net` through core/p2p,
-// and does only what a test tells it (send Hand as Epic's `initiate` does, answer nothing on its
-// own, stay silent, close). Received messages are queued; a test awaits one of a given type.
-// Epic's values (p2p reference §4.1): version 2, capabilities FULL_NODE (0x1f), a fresh random
-// nonce, user agent "MW/Epic 4.0.0", its genesis hash last on the wire.
+// and does only what a test tells it (send Hand as Epic's `initiate` does, or Shake as its
+// `accept` does; answer nothing on its own, stay silent, close). Received messages are queued; a
+// test awaits one of a given type. Epic's values (p2p reference §4.1, §4.2): version 2,
+// capabilities FULL_NODE (0x1f), a fresh random nonce (Hand), user agent "MW/Epic 4.0.0", its
+// genesis hash last on the wire. `EpicPeer.connect` dials the node (inbound tests);
+// `EpicListener` is dialled by it (outbound tests).
 import { randomBytes } from 'node:crypto';
-import { isIPv4, type Socket, connect as tcpConnect } from 'node:net';
+import { createServer, isIPv4, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { type ChainType, chainParams } from '../../core/chain_type.js';
 import { genesisHeader } from '../../core/genesis.js';
 import { encodeFrameHeader } from '../../core/p2p/frame.js';
@@ -12,12 +14,19 @@ import { FrameReader } from '../../core/p2p/frame_reader.js';
 import { decodeMessage, encodeFrame, type MsgParams } from '../../core/p2p/msg.js';
 import type { MsgTypeName } from '../../core/p2p/msg_type.js';
 import { CAPABILITIES, type WireAddr } from '../../core/p2p/primitives.js';
-import type { Hand, MsgOf, P2pMessage } from '../../core/p2p/types.js';
+import type { Hand, MsgOf, P2pMessage, Shake } from '../../core/p2p/types.js';
 import { headerHash } from '../../core/ser/header.js';
 import type { Difficulty } from '../../core/types/pow.js';
 
 export const EPIC_USER_AGENT = 'MW/Epic 4.0.0';
 export const EPIC_PROTOCOL_VERSION = 2;
+/** The total difficulty a scripted peer claims unless told otherwise: a chain barely begun. */
+export const EPIC_TOTAL_DIFFICULTY: Difficulty = {
+  cuckaroo: 0n,
+  cuckatoo: 0n,
+  randomx: 1n,
+  progpow: 1n,
+};
 
 /** A received message: decoded, with its whole frame's bytes and when it arrived. */
 export interface Received<M extends P2pMessage = P2pMessage> {
@@ -91,7 +100,7 @@ export class EpicPeer {
       version: EPIC_PROTOCOL_VERSION,
       capabilities: CAPABILITIES.FULL_NODE,
       nonce: randomNonce(),
-      totalDifficulty: { cuckaroo: 0n, cuckatoo: 0n, randomx: 1n, progpow: 1n },
+      totalDifficulty: EPIC_TOTAL_DIFFICULTY,
       senderAddr: wireAddr(local.replace(/^::ffff:/, ''), 13414),
       receiverAddr: wireAddr(
         (this.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
@@ -118,6 +127,32 @@ export class EpicPeer {
     const h = this.hand(overrides);
     this.send(h);
     return h;
+  }
+
+  /**
+   * Epic's Shake, the accepting side's answer to a Hand, with any field replaced. Its version
+   * is Epic's local one (2), not the negotiated one (Epic's `accept` does the same).
+   */
+  shake(overrides: Partial<Omit<Shake, 'type'>> = {}): Shake {
+    return {
+      type: 'Shake',
+      version: EPIC_PROTOCOL_VERSION,
+      capabilities: CAPABILITIES.FULL_NODE,
+      totalDifficulty: EPIC_TOTAL_DIFFICULTY,
+      userAgent: EPIC_USER_AGENT,
+      genesis: genesisHashOf(this.chain),
+      ...overrides,
+    };
+  }
+
+  /**
+   * Sends Epic's Shake (with overrides) and returns it. It goes with `version`, as Epic writes
+   * it with the negotiated version: a test answering a version-1 Hand sets `version = 1` first.
+   */
+  sendShake(overrides: Partial<Omit<Shake, 'type'>> = {}): Shake {
+    const s = this.shake(overrides);
+    this.send(s);
+    return s;
   }
 
   sendPing(totalDifficulty: Difficulty, height: bigint, type: 'Ping' | 'Pong' = 'Ping'): void {
@@ -202,5 +237,83 @@ export class EpicPeer {
         resolve();
       });
     });
+  }
+}
+
+/**
+ * A scripted Epic node's P2P listener, for tests in which the node dials out: every accepted
+ * connection becomes an EpicPeer at once (so a Hand sent before the test looks is queued, not
+ * lost) and waits in line for `accept`. It answers nothing; the test sends Shake or stays silent.
+ */
+export class EpicListener {
+  readonly chain: ChainType;
+  private readonly server: Server;
+  private readonly waiting: EpicPeer[] = [];
+  private readonly all = new Set<EpicPeer>();
+  private waiters: (() => void)[] = [];
+  private stopped = false;
+
+  private constructor(server: Server, chain: ChainType) {
+    this.server = server;
+    this.chain = chain;
+    server.on('connection', (socket) => {
+      const peer = new EpicPeer(socket, chain);
+      this.all.add(peer);
+      socket.once('close', () => this.all.delete(peer));
+      this.waiting.push(peer);
+      this.wake();
+    });
+  }
+
+  /** Listens on `host`, port 0 (the kernel picks a free port: see `port`). */
+  static start(host = '127.0.0.1', chain: ChainType = 'automated'): Promise<EpicListener> {
+    const server = createServer();
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, host, () => {
+        server.off('error', reject);
+        resolve(new EpicListener(server, chain));
+      });
+    });
+  }
+
+  get port(): number {
+    const a = this.server.address();
+    if (a === null || typeof a === 'string') throw new Error('listener is not bound');
+    return a.port;
+  }
+
+  /** The next accepted connection not yet taken, waiting up to `timeoutMs` for one. */
+  async accept(timeoutMs = 5_000): Promise<EpicPeer> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const peer = this.waiting.shift();
+      if (peer !== undefined) return peer;
+      if (this.stopped) throw new Error('listener closed');
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no connection within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Stops listening and drops every connection it accepted, taken or not. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const peer of this.all) peer.socket.destroy();
+    await closed;
+  }
+
+  private wake(): void {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
   }
 }

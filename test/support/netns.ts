@@ -8,11 +8,18 @@
 // leave from the interface's first address, so a peer would see the wrong host. Only veth and
 // bridge are used: some CI kernels (e.g. Firecracker VMs) have no `dummy` driver.
 //
-// Isolation: addresses are from 10.213.0.0/24 and exist only inside the namespaces (the host's
+// Isolation: addresses are from 198.18.0.0/24 and exist only inside the namespaces (the host's
 // own namespace gets nothing, not even a route). No namespace has a default route, so a connect
 // to any other address fails with ENETUNREACH and the resolver's name server is unreachable.
 // IPv6 is off in every namespace, so the kernel sends nothing on its own (no DAD, no router
 // solicitations) and packet counters count only what processes sent.
+//
+// Why 198.18.0.0/24: it lies in 198.18.0.0/15, the block RFC 2544 sets aside for benchmarking
+// (special-purpose in RFC 6890, never routed on the internet), so no test address can be a
+// real host's. A private block would not do: Epic's `find_peer_addrs` (p2p/src/peers.rs) never
+// puts loopback, unspecified, 10/8, 172.16/12 or 192.168/16 addresses in a PeerAddrs reply, and
+// on mainnet `peer_addrs_received` drops them, so peers exchanged between test hosts must have
+// addresses outside those classes. 198.18/15 is in none of them.
 //
 // Names: `mwt-<pid>-<n>` (the hub, or a sealed host) and `mwt-<pid>-<n>-<i>` (host i), so a
 // later run can delete what a crashed run left behind: `sweepStaleNamespaces` removes `mwt-*`
@@ -21,7 +28,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 /** The addresses' /24; hosts are .1, .2, … in creation order. */
-export const TEST_SUBNET = '10.213.0';
+export const TEST_SUBNET = '198.18.0';
 
 const NAME = /^mwt-(\d+)-\d+(?:-\d+)?$/;
 let created = 0;
@@ -188,7 +195,7 @@ export function txPackets(ns: string): Record<string, number> {
   return Object.fromEntries(links.map((l) => [l.ifname, l.stats64.tx.packets]));
 }
 
-/** TCP and UDP sockets of `ns` as `proto state local peer`, e.g. `tcp LISTEN 10.213.0.1:80 0.0.0.0:*`. */
+/** TCP and UDP sockets of `ns` as `proto state local peer`, e.g. `tcp LISTEN 198.18.0.1:80 0.0.0.0:*`. */
 export function inetSockets(ns: string): string[] {
   const out = ip([...inNamespace(ns).slice(1), 'ss', '-H', '-n', '-a', '-t', '-u']);
   return out

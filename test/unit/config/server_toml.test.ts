@@ -129,6 +129,8 @@ describe('server config defaults per network', () => {
         peersAllow: [],
         peersDeny: [{ host: 'fe80::1', port: 1 }],
         peerMaxInboundCount: 7,
+        peerListenerBufferCount: 0,
+        capabilities: 0x3f,
       },
       pool: { ...base.pool, acceptFeeBase: 18_446_744_073_709_551_615n },
       dandelion: { ...base.dandelion, stemProbability: 0, alwaysStemOurTxs: false },

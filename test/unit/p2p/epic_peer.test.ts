@@ -1,14 +1,22 @@
 // The scripted Epic peer against a raw TCP server on loopback: the Hand it sends decodes to
 // Epic's fields, frames it receives are queued and awaited by type, silence times out, and a
-// close from the other side is seen.
+// close from the other side is seen. The scripted listener, dialled by a raw TCP client: it
+// hands over the connection, the client's Hand is awaited by type, and its Shake decodes to
+// Epic's fields.
 import assert from 'node:assert/strict';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chainParams } from '../../../core/chain_type.js';
 import { FrameReader } from '../../../core/p2p/frame_reader.js';
 import { decodeMessage, encodeFrame } from '../../../core/p2p/msg.js';
-import type { P2pMessage } from '../../../core/p2p/types.js';
-import { EPIC_USER_AGENT, EpicPeer, genesisHashOf } from '../../support/epic_peer.js';
+import type { Hand, P2pMessage } from '../../../core/p2p/types.js';
+import {
+  EPIC_USER_AGENT,
+  EpicListener,
+  EpicPeer,
+  genesisHashOf,
+  wireAddr,
+} from '../../support/epic_peer.js';
 
 const PARAMS = chainParams('automated');
 const DIFF = { cuckaroo: 1n, cuckatoo: 2n, randomx: 3n, progpow: 4n };
@@ -82,6 +90,73 @@ describe('scripted Epic peer', () => {
     (accepted[1] as Socket).write(Buffer.alloc(11, 0xff));
     await assert.rejects(peer.expect('Shake', 2_000), /BadMagic/);
     await peer.closedWithin(2_000);
+  });
+});
+
+describe('scripted Epic listener', () => {
+  /** A raw TCP client on loopback that decodes what it receives (it plays the dialling node). */
+  async function rawClient(port: number) {
+    const socket = connect({ host: '127.0.0.1', port });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve).once('error', reject);
+    });
+    socket.on('error', () => {});
+    const got: P2pMessage[] = [];
+    const reader = new FrameReader(PARAMS);
+    socket.on('data', (chunk) => {
+      for (const ev of reader.push(chunk))
+        if (ev.kind === 'message') got.push(decodeMessage(ev.type, ev.body, 2, PARAMS));
+    });
+    return { socket, got };
+  }
+
+  it("accepts a dialler, yields its Hand, and answers Epic's exact Shake", async () => {
+    const listener = await EpicListener.start('127.0.0.1', 'automated');
+    try {
+      assert.ok(listener.port > 0);
+      const client = await rawClient(listener.port);
+      const hand: Hand = {
+        type: 'Hand',
+        version: 2,
+        capabilities: 0x1f,
+        nonce: 0x0123_4567_89ab_cdefn,
+        totalDifficulty: DIFF,
+        senderAddr: wireAddr('127.0.0.1', 33414),
+        receiverAddr: wireAddr('127.0.0.1', listener.port),
+        userAgent: 'MW/mwnode 0.1.0',
+        genesis: genesisHashOf('automated'),
+      };
+      const handFrame = encodeFrame(hand, 2, PARAMS);
+      // Sent before accept() is called: the listener must queue it, not lose it.
+      client.socket.write(handFrame);
+      const peer = await listener.accept(2_000);
+      const r = await peer.expect('Hand', 2_000);
+      assert.deepEqual(r.message, hand);
+      assert.deepEqual(r.frame, handFrame);
+
+      const sent = peer.sendShake();
+      await waitFor(() => client.got.length === 1);
+      const expected: P2pMessage = {
+        type: 'Shake',
+        version: 2,
+        capabilities: 0x1f,
+        totalDifficulty: { cuckaroo: 0n, cuckatoo: 0n, randomx: 1n, progpow: 1n },
+        userAgent: 'MW/Epic 4.0.0',
+        genesis: genesisHashOf('automated'),
+      };
+      assert.deepEqual(client.got[0], expected);
+      assert.deepEqual(sent, expected);
+      const custom = peer.shake({ capabilities: 0x3f, totalDifficulty: DIFF });
+      assert.deepEqual(custom, { ...expected, capabilities: 0x3f, totalDifficulty: DIFF });
+
+      await assert.rejects(listener.accept(100), /no connection within 100 ms/);
+      await listener.close();
+      await peer.closedWithin(2_000);
+      await assert.rejects(listener.accept(100), /listener closed/);
+      client.socket.destroy();
+    } finally {
+      await listener.close();
+    }
   });
 });
 
