@@ -33,6 +33,8 @@ const STUCK_PEER_MS = 2 * 60 * 60 * 1000;
  * address it is sent, so a peer could grow its store without end.
  */
 export const STORE_CAP = 10_000;
+/** How long changes of the connected list are gathered before it is published. */
+const PUBLISH_DELAY_MS = 20;
 /** Addresses found to be ourselves, kept so they are never dialed again (Epic keeps 10). */
 const SELF_ADDRS_KEPT = 10;
 
@@ -70,6 +72,7 @@ export class Network implements InboundHost {
   private readonly selfAddrs: string[] = [];
   private head: LocalHead;
   private closing = false;
+  private publishTimer: NodeJS.Timeout | undefined;
   /** The port we listen on, once bound (our Hand's `sender_addr` port). */
   listenPort = 0;
 
@@ -158,6 +161,7 @@ export class Network implements InboundHost {
     if (this.live.has(key) || this.dialing.has(key)) return;
     if (this.store.get(addr)?.flags === BANNED) return;
     this.dialing.add(key);
+    this.o.log('p2p_dialing', { addr: formatPeerAddr(addr) });
     const error = await dial(
       addr,
       {
@@ -192,7 +196,8 @@ export class Network implements InboundHost {
   /** A failed dial leaves the address Defunct, recorded even when it was not stored yet. */
   private dialFailed(addr: PeerAddr, error: string): void {
     this.o.log('p2p_dial_failed', { addr: formatPeerAddr(addr), error });
-    if (this.closing) return;
+    // Ourselves is remembered in memory, never stored (as Epic).
+    if (this.closing || this.selfAddrs.includes(formatPeerAddr(addr))) return;
     const now = this.now();
     const p = this.store.get(addr) ?? unknownRecord(addr);
     if (p.flags !== BANNED) this.store.save({ ...p, flags: DEFUNCT, lastConnected: now });
@@ -324,6 +329,7 @@ export class Network implements InboundHost {
 
   close(): void {
     this.closing = true;
+    clearTimeout(this.publishTimer);
     for (const p of this.live.values()) p.conn.close('shutting down');
   }
 
@@ -341,8 +347,16 @@ export class Network implements InboundHost {
     this.o.log('p2p_self_detected', { addr: text });
   }
 
+  /**
+   * Publishes the list at most once per PUBLISH_DELAY_MS: when a block arrives every peer's Ping
+   * changes its height, and a publish per peer would send the whole list hundreds of times.
+   */
   private changed(): void {
-    this.o.onChange(this.connected());
+    if (this.publishTimer !== undefined) return;
+    this.publishTimer = setTimeout(() => {
+      this.publishTimer = undefined;
+      this.o.onChange(this.connected());
+    }, PUBLISH_DELAY_MS);
   }
 }
 

@@ -3,12 +3,14 @@
 // peer is connected; addresses learned from peers go Defunct → Unknown → dialed, with Epic's
 // back-off between connect rounds; bans expire after `ban_window`; every 5 minutes connected
 // peers are asked for more addresses; Defunct records older than 14 days are deleted hourly.
-// Differences: seeds are dialed at once (Epic sleeps 10 s first), and the connect queue is bounded.
+// Differences: seeds are dialed at once (Epic sleeps 10 s first), the connect queue is bounded,
+// and a Defunct address is given another chance only a minute after its last attempt (Epic
+// promotes at random every second, so a dead address is redialed every 30 s).
 import { formatPeerAddr, type PeerAddr, peerKey } from './addr.js';
 import type { Network } from './network.js';
 import type { Clock } from './service.js';
 import { type PeerStore, shuffle } from './store.js';
-import { BANNED, DEFUNCT, HEALTHY, UNKNOWN } from './types.js';
+import { BANNED, DEFUNCT, HEALTHY, type PeerRecord, UNKNOWN } from './types.js';
 
 const TICK_MS = 1000;
 const PEER_REQUEST_EVERY_S = 5 * 60;
@@ -18,6 +20,8 @@ const DEFUNCT_EXPIRY_S = 14 * 24 * 60 * 60;
 /** While no peer is connected, seeds are queued again at most this often (Epic's 10 s sleep). */
 const RESEED_EVERY_S = 10;
 const PROMOTE_PER_TICK = 10;
+/** A Defunct address waits this long after its last attempt before it may be tried again. */
+const RETRY_DEFUNCT_AFTER_S = 60;
 const NEW_PEERS_PER_ROUND = 10;
 const CONNECT_MIN_INTERVAL_S = 30;
 const MAX_CONNECTS_PER_ROUND = 128;
@@ -91,7 +95,7 @@ export class Seeder {
       this.attempt = 0;
       for (const a of [...(await this.o.seeds()), ...this.o.preferred]) this.enqueue(a);
     }
-    this.promoteDefunct();
+    this.promoteDefunct(now);
     if (now - this.prevRound >= Math.min(20, 2 ** this.attempt)) {
       this.connectRound(now);
       this.monitor(now);
@@ -145,8 +149,10 @@ export class Seeder {
   }
 
   /** Epic's `promote_defunct_to_unknown`: ten random Defunct records get another chance. */
-  private promoteDefunct(): void {
-    const defunct = shuffle(this.store.all().filter((p) => p.flags === DEFUNCT));
+  private promoteDefunct(now: number): void {
+    const due = (p: PeerRecord) =>
+      p.flags === DEFUNCT && now - p.lastConnected >= RETRY_DEFUNCT_AFTER_S;
+    const defunct = shuffle(this.store.all().filter(due));
     for (const p of defunct.slice(0, PROMOTE_PER_TICK)) this.store.save({ ...p, flags: UNKNOWN });
   }
 
