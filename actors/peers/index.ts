@@ -6,6 +6,7 @@ import { headerHash } from '../../core/ser/header.js';
 import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, type Handlers } from '../../runtime/index.js';
 import { Listener } from './listener.js';
+import { P2P_STATS_ENV, startLoopLag, statsIntervalMs } from './loop_lag.js';
 import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
 import { PING_INTERVAL_MS } from './peer.js';
 import { PeersService } from './service.js';
@@ -53,15 +54,26 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
 ) => {
   const peers = new PeersService(init.dbRoot);
   let listener: Listener | null = null;
+  // For the loop-lag report: the size of the list last published.
+  let connectedCount = 0;
   try {
     if (init.p2p !== null)
-      listener = await startListener(init.p2p, (list) => ctx.publish('connected', list));
+      listener = await startListener(init.p2p, (list) => {
+        connectedCount = list.length;
+        ctx.publish('connected', list);
+      });
   } catch (e) {
     peers.close();
     throw e;
   }
   ctx.publish('connected', []);
+  const stopLag = startLoopLag(
+    statsIntervalMs(process.env[P2P_STATS_ENV]),
+    () => connectedCount,
+    log,
+  );
   return actorFromHandlers<PeersProtocol>(peersHandlers(peers, listener), async () => {
+    stopLag();
     await listener?.close();
     peers.close();
   });
