@@ -7,6 +7,7 @@ import { headerHash } from '../../core/ser/header.js';
 import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, type Handlers } from '../../runtime/index.js';
 import { Listener } from './listener.js';
+import { P2P_STATS_ENV, startLoopLag, statsIntervalMs } from './loop_lag.js';
 import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
 import { Network } from './network.js';
 import { PING_INTERVAL_MS } from './peer.js';
@@ -115,7 +116,13 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
     throw e;
   }
   ctx.publish('connected', []);
+  const stopLag = startLoopLag(
+    statsIntervalMs(process.env[P2P_STATS_ENV]),
+    () => p2p?.network.peers().length ?? 0,
+    log,
+  );
   return actorFromHandlers<PeersProtocol>(peersHandlers(peers, p2p), async () => {
+    stopLag();
     p2p?.seeder.stop();
     p2p?.network.close();
     await p2p?.listener.close();

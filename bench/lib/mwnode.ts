@@ -7,10 +7,16 @@ import {
   writeConfig,
 } from '../../test/support/node_process.js';
 
-/** Runs the node and resolves once it logs `listening`; rejects with its stderr if it exits. */
-export function startBenchNode(serverLines: readonly string[] = []): Promise<NodeProcess> {
+/**
+ * Runs the node and resolves once it logs `listening`; rejects with its stderr if it exits.
+ * `p2pLines` go to `[server.p2p_config]` (loopback, port 0 unless they say otherwise).
+ */
+export function startBenchNode(
+  serverLines: readonly string[] = [],
+  p2pLines: readonly string[] = [],
+): Promise<NodeProcess> {
   const home = tempHome();
-  const configFile = writeConfig(home, serverLines);
+  const configFile = writeConfig(home, serverLines, true, 'automated', p2pLines);
   // Nobody reads the console of a long run, and only the start of its log.
   return spawnNode({ home, configFile, stdout: 'ignore', timeoutMs: 30_000, stderrLimit: 65_536 });
 }
