@@ -28,6 +28,12 @@ const MAX_CONNECTS_PER_ROUND = 128;
 /** Addresses waiting to be dialed; more are dropped (they come again from the store). */
 const QUEUE_CAP = 1024;
 
+/** What the loop needs of the connected set (the Network; a fake in unit tests). */
+export type SeedNet = Pick<
+  Network,
+  'peers' | 'count' | 'isConnected' | 'connect' | 'clean' | 'disconnect'
+>;
+
 export interface SeederOptions {
   /** The seeds of `seeding_type` (none, the configured list, or the DNS seeds' addresses). */
   readonly seeds: () => Promise<PeerAddr[]>;
@@ -41,7 +47,7 @@ export interface SeederOptions {
 }
 
 export class Seeder {
-  private readonly net: Network;
+  private readonly net: SeedNet;
   private readonly store: PeerStore;
   private readonly o: SeederOptions;
   private readonly now: Clock;
@@ -54,7 +60,7 @@ export class Seeder {
   private prevExpireCheck = Number.NEGATIVE_INFINITY;
   private reseedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(net: Network, store: PeerStore, o: SeederOptions, now: Clock) {
+  constructor(net: SeedNet, store: PeerStore, o: SeederOptions, now: Clock) {
     this.net = net;
     this.store = store;
     this.o = o;
@@ -74,11 +80,17 @@ export class Seeder {
     void this.tick();
   }
 
+  /** Addresses waiting for the next connect round, in queue order. */
+  queued(): PeerAddr[] {
+    return [...this.queue.values()];
+  }
+
   stop(): void {
     clearInterval(this.timer);
   }
 
-  private async tick(): Promise<void> {
+  /** One iteration of the loop; `start` runs it every second. */
+  async tick(): Promise<void> {
     const now = this.now();
     if (now - this.prevPeerRequest > PEER_REQUEST_EVERY_S) {
       this.prevPeerRequest = now;

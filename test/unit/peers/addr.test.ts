@@ -3,10 +3,13 @@ import { test } from 'node:test';
 import {
   formatPeerAddr,
   fromIp,
+  fromWire,
   isLoopback,
+  isPublic,
   parseIp,
   parseSocketAddr,
   peerKey,
+  toWire,
 } from '../../../actors/peers/addr.js';
 
 const show = (text: string) => {
@@ -65,4 +68,49 @@ test('store keys ignore the port unless the IP is loopback', () => {
   assert.equal(key('[::1]:23414'), '::1:23414');
   assert.equal(key('[2001:db8::1]:1'), '2001:db8::1');
   assert.equal(isLoopback({ ip: '::ffff:127.0.0.1', port: 1 }), false);
+});
+
+test('wire addresses: 4 or 16 IP bytes both ways, printed as Rust prints them', () => {
+  const v4 = { ip: Uint8Array.of(198, 18, 0, 2), port: 3414 };
+  assert.deepEqual(fromWire(v4), { ip: '198.18.0.2', port: 3414 });
+  assert.deepEqual(toWire({ ip: '198.18.0.2', port: 3414 }), v4);
+  const v6 = new Uint8Array(16);
+  v6[0] = 0x20;
+  v6[1] = 0x01;
+  v6[2] = 0x0d;
+  v6[3] = 0xb8;
+  v6[15] = 1;
+  assert.deepEqual(fromWire({ ip: v6, port: 1 }), { ip: '2001:db8::1', port: 1 });
+  assert.deepEqual(toWire({ ip: '2001:db8::1', port: 1 }), { ip: v6, port: 1 });
+  const mapped = new Uint8Array(16);
+  mapped.set([0xff, 0xff, 10, 0, 0, 1], 10);
+  assert.deepEqual(fromWire({ ip: mapped, port: 2 }), { ip: '::ffff:10.0.0.1', port: 2 });
+  assert.deepEqual(toWire({ ip: '::ffff:10.0.0.1', port: 2 }), { ip: mapped, port: 2 });
+});
+
+test("Epic's find_peer_addrs filter: loopback, unspecified and private ranges stay home", () => {
+  const pub = (ip: string) => isPublic({ ip, port: 3414 });
+  for (const ip of ['127.0.0.1', '127.255.0.9', '0.0.0.0', '10.0.0.1', '10.255.255.255'])
+    assert.equal(pub(ip), false, ip);
+  for (const ip of [
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '::1',
+    '::',
+    'fc00::1',
+    'fdff::1',
+  ])
+    assert.equal(pub(ip), false, ip);
+  for (const ip of ['172.15.255.255', '172.32.0.0', '192.167.0.1', '192.169.0.1', '11.0.0.1'])
+    assert.equal(pub(ip), true, ip);
+  for (const ip of [
+    '198.18.0.1',
+    '203.0.113.7',
+    'fbff::1',
+    'fe00::1',
+    '2001:db8::1',
+    '::ffff:10.0.0.1',
+  ])
+    assert.equal(pub(ip), true, ip);
 });

@@ -99,3 +99,42 @@ test("ban: Epic's semantics (stored, then PeerNotFound since nothing is connecte
     again.close();
   });
 });
+
+test('ban of a connected peer: the disconnect hook runs with the reason and the answer is Ok', () => {
+  withDir((dir) => {
+    seed(dir, [record('1.2.3.4:3414')]);
+    const peers = new PeersService(dir, () => 1_800_000_000);
+    const calls: string[] = [];
+    const hook = (a: PeerAddr, reason: number) => {
+      calls.push(`${a.ip}:${a.port} ${reason}`);
+      return true;
+    };
+    assert.deepEqual(peers.ban(addr('1.2.3.4:3414'), 5, hook), { ok: null });
+    assert.deepEqual(peers.ban(addr('9.9.9.9:3414'), 5, hook), {
+      error: 'Store(NotFoundErr("Peer at address: 9.9.9.9:3414"))',
+    });
+    assert.deepEqual(calls, ['1.2.3.4:3414 5']);
+    assert.equal(peers.all()[0]?.flags, 1);
+    peers.close();
+  });
+});
+
+test('the store finds by state and capabilities, counts and deletes', () => {
+  withDir((dir) => {
+    const store = new PeerStore(dir);
+    store.save(record('1.1.1.1:3414', { capabilities: 0x1f }));
+    store.save(record('2.2.2.2:3414', { capabilities: 0x0f }));
+    store.save(record('3.3.3.3:3414', { capabilities: 0x3f, flags: 2 }));
+    store.save(record('4.4.4.4:3414', { capabilities: 0x3f }));
+    const ips = (rs: PeerRecord[]) => rs.map((r) => r.addr.ip).sort();
+    assert.deepEqual(ips(store.find(0, 0x1f, 10)), ['1.1.1.1', '4.4.4.4']);
+    assert.deepEqual(ips(store.find(0, 0, 10)), ['1.1.1.1', '2.2.2.2', '4.4.4.4']);
+    assert.deepEqual(ips(store.find(2, 0x20, 10)), ['3.3.3.3']);
+    assert.equal(store.find(0, 0, 2).length, 2);
+    assert.equal(store.count(), 4);
+    store.delete(addr('2.2.2.2:1'));
+    assert.equal(store.count(), 3);
+    assert.equal(store.get(addr('2.2.2.2:3414')), null);
+    store.close();
+  });
+});
