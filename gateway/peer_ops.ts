@@ -67,8 +67,11 @@ function addrOfSegment(segment: string, floonet: boolean): PeerAddr | null {
   return ip !== null ? fromIp(ip, floonet) : parseSocketAddr(segment);
 }
 
-/** Epic's Debug form of a p2p `Send` error: why a kernel-data request cannot leave yet. */
-export const KERNEL_REQUEST_UNSENT = 'Send("no P2P layer to send the kernel data request over")';
+/**
+ * Epic's Debug form of a p2p `Send` error: why a kernel-data request is not sent. Its answer is
+ * an attachment (Epic's optional kernel-only download, p2p reference §7.5) we do not read yet.
+ */
+export const KERNEL_REQUEST_UNSENT = 'Send("kernel data download is not supported")';
 
 /** Epic's `PeerInfoDisplay` (p2p reference §5.3), in its declaration order. */
 export function peerInfoJson(p: ConnectedPeer): JsonValue {
@@ -129,8 +132,8 @@ export function peerOperations(services: Services, chainType: ChainType): PeerOp
   /**
    * POST (Epic) or GET (spec) /v1/kerneldownload: Epic asks its most-work connected peer for the
    * kernel set. The answer follows the peers actor's real connected list; with a peer connected
-   * there is still no P2P layer to send the request over, so that case fails honestly too, in
-   * Epic's "send failed" form rather than pretending with a 200.
+   * the request is still not sent (we cannot take its attachment), so that case fails honestly
+   * too, in Epic's "send failed" form rather than pretending with a 200.
    */
   const kernelDownload = async (): Promise<HttpResponse> => {
     const connected = await services.peers('connected', {});
