@@ -79,6 +79,7 @@ async function startP2p(
       port: p2p.port,
       params,
       handshakeTimeoutMs: p2p.handshakeTimeoutMs,
+      maxPending: p2p.maxInbound + p2p.listenerBufferCount,
       log,
     },
     network,

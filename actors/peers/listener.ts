@@ -13,7 +13,8 @@ export interface InboundHost {
   admit(remote: PeerAddr): boolean;
   /**
    * The first message was a Hand: answer it and take the connection over ('live'), refuse it
-   * silently ('denied': allow/deny lists, no ban), or throw why it is bad (a failed handshake).
+   * silently ('denied': allow/deny lists, a ban or a live peer under its advertised address; no
+   * ban follows), or throw why it is bad (a failed handshake).
    */
   hand(conn: Connection, remote: PeerAddr, hand: Hand): 'live' | 'denied';
   /** The handshake failed for `reason` (Epic then bans the source address). */
@@ -26,6 +27,8 @@ export interface ListenerOptions {
   readonly params: MsgParams;
   /** How long an accepted socket may stay silent before its Hand arrives. */
   readonly handshakeTimeoutMs: number;
+  /** Connections in their handshake at once; more are closed at accept (bounds a flood). */
+  readonly maxPending: number;
   readonly log: (event: string, fields: Record<string, unknown>) => void;
 }
 
@@ -75,7 +78,7 @@ export class Listener {
 
   private accept(socket: Socket): void {
     const remote = socketPeer(socket);
-    if (remote === null || !this.host.admit(remote)) {
+    if (this.pending.size >= this.o.maxPending || remote === null || !this.host.admit(remote)) {
       socket.destroy();
       return;
     }
@@ -85,15 +88,19 @@ export class Listener {
         // Before the handshake only a Hand is accepted; a throw here closes the connection.
         if (m.type !== 'Hand') throw new Error(`expected Hand, got ${m.type}`);
         clearTimeout(timer);
-        const outcome = this.host.hand(conn, remote, m);
         this.pending.delete(conn);
-        if (outcome === 'denied') conn.close('denied by peers_allow/peers_deny');
+        let outcome: 'live' | 'denied';
+        try {
+          outcome = this.host.hand(conn, remote, m);
+        } catch (e) {
+          this.fail(remote, e instanceof Error ? e.message : String(e));
+          throw e;
+        }
+        if (outcome === 'denied') conn.close('refused after its Hand');
       },
       onClose: (reason) => {
         clearTimeout(timer);
-        if (!this.pending.delete(conn)) return;
-        this.o.log('p2p_handshake_failed', { remote: `${remote.ip}:${remote.port}`, reason });
-        this.host.failed(remote, reason);
+        if (this.pending.delete(conn)) this.fail(remote, reason);
       },
     });
     this.pending.add(conn);
@@ -101,6 +108,11 @@ export class Listener {
       () => conn.close(`no Hand within ${this.o.handshakeTimeoutMs} ms`),
       this.o.handshakeTimeoutMs,
     );
+  }
+
+  private fail(remote: PeerAddr, reason: string): void {
+    this.o.log('p2p_handshake_failed', { remote: `${remote.ip}:${remote.port}`, reason });
+    this.host.failed(remote, reason);
   }
 }
 
