@@ -63,14 +63,20 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   }
   const { chain, pool, peers } = actors;
   let head: ChainHeadInfo | null = null;
-  chain.watch('head', (h) => {
-    head = h;
-    // The peers actor's Shake, Ping and Pong carry the body head (plain data across threads).
+  // The peers actor's Shake, Ping and Pong carry the body head (plain data across threads); a
+  // restarted peers thread is told the current one at once, not at the next block.
+  const headToPeers = (h: ChainHeadInfo) =>
     peers
       .ask('setHead', { totalDifficulty: h.tip.totalDifficulty, height: h.tip.height })
       .catch((e: unknown) => {
         log('peers_head_failed', { error: e instanceof Error ? e.message : String(e) });
       });
+  peers.watch('started', () => {
+    if (head !== null) void headToPeers(head);
+  });
+  chain.watch('head', (h) => {
+    head = h;
+    void headToPeers(h);
     // Epic's block-accepted hook: the pool reconciles with the new head's block.
     pool.ask('headChanged', { hash: h.tip.lastBlockPushed }).catch((e: unknown) => {
       log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });

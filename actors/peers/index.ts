@@ -117,6 +117,7 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
     throw e;
   }
   ctx.publish('connected', []);
+  ctx.publish('started', Date.now());
   const stopLag = startLoopLag(
     statsIntervalMs(process.env[P2P_STATS_ENV]),
     () => p2p?.network.peers().length ?? 0,

@@ -82,6 +82,8 @@ export interface P2pInit {
 /** What the peers actor publishes: the connected list, at start and after every change. */
 export interface PeersEvents {
   connected: ConnectedPeer[];
+  /** Published at every start, restarts included: the node then sends the current head. */
+  started: number;
 }
 
 export const peersActor = actorModule<PeersProtocol, PeersInit, PeersEvents>(
