@@ -132,8 +132,18 @@ describe('bans and message rates against the node process', () => {
     await refused(21_001);
 
     assert.equal(await owner('unban_peer', ['127.0.0.1:21001']), rpc({ Ok: null }));
-    await handshaken(21_001);
+    const back = await handshaken(21_001);
     await connections(1);
+
+    // The /v1 route bans the same way and answers its /v2 twin's Ok payload.
+    const r = await fetch(`${node.url}/v1/peers/127.0.0.1:21001/ban`, {
+      method: 'POST',
+      headers: { authorization: auth },
+    });
+    assert.deepEqual({ status: r.status, body: await r.text() }, { status: 200, body: 'null' });
+    assert.equal((await back.expect('BanReason', 2_000)).message.reason, 'ManualBan');
+    await back.closedWithin(2_000);
+    await connections(0);
   });
 
   it('a failed handshake bans its TCP source address (BadHandshake), as Epic', async () => {

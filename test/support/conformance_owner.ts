@@ -186,7 +186,7 @@ export function ownerBanRows(): Row[] {
     {
       ...o('ban_peer', [KNOWN], { ok: null }),
       unreachable:
-        'Ok needs the peer connected (Epic: PeerNotFound otherwise); nothing connects before P2P',
+        'Ok needs a connected peer (Epic: PeerNotFound otherwise): test/e2e/p2p_bans.test.ts',
     },
     o('ban_peer', [UNKNOWN], { err: storeNotFound('ban peer', UNKNOWN) }),
     // Stored but not connected: the ban is kept and Epic still answers PeerNotFound.

@@ -232,7 +232,7 @@ export function peerBanRows(): Row[] {
       `/v1/peers/${ip}/ban`,
       200,
       'null',
-      'Ok needs the peer connected; nothing connects before P2P',
+      'Ok needs a connected peer: test/e2e/p2p_bans.test.ts',
       'POST',
     ),
     never(
