@@ -21,10 +21,9 @@ import {
   removeHome,
   startNodeProcess,
 } from '../support/node_process.js';
-import { sortedKeys } from '../support/sorted.js';
+import { FULL_CAPABILITIES, rpcReply, type StoredPeerJson } from '../support/peer_json.js';
 
 const PEER_DIFF: Difficulty = { cuckaroo: 1n, cuckatoo: 2n, randomx: 3n, progpow: 4n };
-const FULL = 'HEADER_HIST | TXHASHSET_HIST | PEER_LIST | TX_KERNEL_HASH | HEADER_FASTSYNC';
 const P2P = ['peer_max_outbound_count = 0'];
 
 let node: NodeProcess;
@@ -34,20 +33,10 @@ const opened: EpicPeer[] = [];
 
 const owner = (method: string, params: unknown): Promise<string> =>
   ownerText(node.url, auth, method, params);
-const rpc = (result: unknown) =>
-  JSON.stringify(sortedKeys({ id: 1, jsonrpc: '2.0', result }), null, 2);
 
-type PeerJson = {
-  addr: string;
-  flags: string;
-  ban_reason: string;
-  last_banned: number;
-  last_connected: number;
-  local_timestamp: number;
-};
-
-async function peers(): Promise<PeerJson[]> {
-  return (JSON.parse(await owner('get_peers', [null])) as { result: { Ok: PeerJson[] } }).result.Ok;
+async function peers(): Promise<StoredPeerJson[]> {
+  return (JSON.parse(await owner('get_peers', [null])) as { result: { Ok: StoredPeerJson[] } })
+    .result.Ok;
 }
 
 async function start(home?: string): Promise<void> {
@@ -103,7 +92,7 @@ describe('bans and message rates against the node process', () => {
     const peer = await handshaken(21_001);
     await connections(1);
     const t0 = Math.floor(Date.now() / 1000);
-    assert.equal(await owner('ban_peer', ['127.0.0.1:21001']), rpc({ Ok: null }));
+    assert.equal(await owner('ban_peer', ['127.0.0.1:21001']), rpcReply({ Ok: null }));
     const ban = await peer.expect('BanReason', 2_000);
     assert.deepEqual(ban.message, { type: 'BanReason', reason: 'ManualBan' });
     await peer.closedWithin(2_000);
@@ -115,7 +104,7 @@ describe('bans and message rates against the node process', () => {
       {
         addr: '127.0.0.1:21001',
         ban_reason: 'ManualBan',
-        capabilities: FULL,
+        capabilities: FULL_CAPABILITIES,
         flags: 'Banned',
         last_banned: 0,
         last_connected: rec.last_connected,
@@ -131,7 +120,7 @@ describe('bans and message rates against the node process', () => {
     assert.equal((await peers()).find((p) => p.addr === '127.0.0.1:21001')?.flags, 'Banned');
     await refused(21_001);
 
-    assert.equal(await owner('unban_peer', ['127.0.0.1:21001']), rpc({ Ok: null }));
+    assert.equal(await owner('unban_peer', ['127.0.0.1:21001']), rpcReply({ Ok: null }));
     const back = await handshaken(21_001);
     await connections(1);
 

@@ -21,10 +21,10 @@ import {
   removeHome,
   startNodeProcess,
 } from '../support/node_process.js';
+import { FULL_CAPABILITIES } from '../support/peer_json.js';
 import { sortedKeys } from '../support/sorted.js';
 
 const HANDSHAKE_TIMEOUT_MS = 1_000;
-const FULL = 'HEADER_HIST | TXHASHSET_HIST | PEER_LIST | TX_KERNEL_HASH | HEADER_FASTSYNC';
 const PEER_DIFF: Difficulty = { cuckaroo: 5n, cuckatoo: 6n, randomx: 7n, progpow: 8n };
 const PARAMS = chainParams('automated');
 
@@ -137,7 +137,7 @@ describe('inbound P2P peers against the node process', () => {
     const s = await status();
     assert.equal(s.sync_status, 'no_sync');
     const info = {
-      capabilities: FULL,
+      capabilities: FULL_CAPABILITIES,
       user_agent: 'MW/Epic 4.0.0',
       version: 2,
       // The TCP source IP with the port the Hand advertises.

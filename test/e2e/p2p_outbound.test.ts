@@ -21,31 +21,19 @@ import {
   removeHome,
   startNodeProcess,
 } from '../support/node_process.js';
-import { sortedKeys } from '../support/sorted.js';
+import { FULL_CAPABILITIES, rpcReply, type StoredPeerJson } from '../support/peer_json.js';
 
 const HANDSHAKE_TIMEOUT_MS = 1_000;
-const FULL = 'HEADER_HIST | TXHASHSET_HIST | PEER_LIST | TX_KERNEL_HASH | HEADER_FASTSYNC';
 const PEER_DIFF: Difficulty = { cuckaroo: 1n, cuckatoo: 2n, randomx: 3n, progpow: 4n };
 const PARAMS = chainParams('automated');
-
-const rpc = (result: unknown) =>
-  JSON.stringify(sortedKeys({ id: 1, jsonrpc: '2.0', result }), null, 2);
-
-interface PeerJson {
-  addr: string;
-  flags: string;
-  capabilities: string;
-  user_agent: string;
-  last_connected: number;
-}
 
 async function ownerOk<T>(node: NodeProcess, method: string, params: unknown): Promise<T> {
   const text = await ownerText(node.url, basic(ownerSecret(node.home)), method, params);
   return (JSON.parse(text) as { result: { Ok: T } }).result.Ok;
 }
 
-async function stored(node: NodeProcess, addr: string): Promise<PeerJson | undefined> {
-  return (await ownerOk<PeerJson[]>(node, 'get_peers', [null])).find((p) => p.addr === addr);
+async function stored(node: NodeProcess, addr: string): Promise<StoredPeerJson | undefined> {
+  return (await ownerOk<StoredPeerJson[]>(node, 'get_peers', [null])).find((p) => p.addr === addr);
 }
 
 /** Polls `read` until `done` holds (within `ms`), returning the last value read. */
@@ -107,7 +95,7 @@ describe('outbound P2P peers of the node process', () => {
     const ask = await first.expect('GetPeerAddrs', 2_000);
     assert.deepEqual(ask.message, { type: 'GetPeerAddrs', capabilities: 0x1f });
     const info = {
-      capabilities: FULL,
+      capabilities: FULL_CAPABILITIES,
       user_agent: 'MW/Epic 4.0.0',
       version: 2,
       addr: `127.0.0.1:${seed.port}`,
@@ -116,16 +104,16 @@ describe('outbound P2P peers of the node process', () => {
       height: 0,
       onion_addr: null,
     };
-    const text = await ownerText(
-      node.url,
-      basic(ownerSecret(node.home)),
-      'get_connected_peers',
-      [],
+    // The list is published a moment after the handshake (changes are gathered for 20 ms).
+    const text = await until(
+      () => ownerText(node.url, basic(ownerSecret(node.home)), 'get_connected_peers', []),
+      (t) => !t.includes('"Ok": []'),
+      2_000,
     );
-    assert.equal(text, rpc({ Ok: [info] }));
+    assert.equal(text, rpcReply({ Ok: [info] }));
     const rec = await stored(node, `127.0.0.1:${seed.port}`);
     assert.equal(rec?.flags, 'Healthy');
-    assert.equal(rec?.capabilities, FULL);
+    assert.equal(rec?.capabilities, FULL_CAPABILITIES);
     assert.equal(rec?.user_agent, 'MW/Epic 4.0.0');
   });
 
