@@ -99,7 +99,7 @@ async function startP2p(
     },
     peers.now,
   );
-  seeder.start();
+  void seeder.start();
   return { network, listener, seeder };
 }
 

@@ -59,6 +59,7 @@ export class Seeder {
   private prevPeerRequest: number;
   private prevExpireCheck = Number.NEGATIVE_INFINITY;
   private reseedAt = Number.NEGATIVE_INFINITY;
+  private ticking = false;
 
   constructor(net: SeedNet, store: PeerStore, o: SeederOptions, now: Clock) {
     this.net = net;
@@ -68,8 +69,12 @@ export class Seeder {
     this.prevPeerRequest = now();
   }
 
-  /** Epic's start: lift reasonless bans, forget connect times, queue every Healthy peer. */
-  start(): void {
+  /**
+   * Epic's start: lift reasonless bans, forget connect times, queue every Healthy peer (after
+   * the preferred ones, which come first whenever the queue is filled).
+   */
+  start(): Promise<void> {
+    for (const a of this.o.preferred) this.enqueue(a);
     for (const p of this.store.all()) {
       const unban = p.flags === BANNED && p.banReason === 0;
       this.store.save({ ...p, flags: unban ? HEALTHY : p.flags, lastConnected: 0 });
@@ -77,7 +82,7 @@ export class Seeder {
     }
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.timer.unref();
-    void this.tick();
+    return this.tick();
   }
 
   /** Addresses waiting for the next connect round, in queue order. */
@@ -89,9 +94,21 @@ export class Seeder {
     clearInterval(this.timer);
   }
 
-  /** One iteration of the loop; `start` runs it every second. */
+  /**
+   * One iteration of the loop; `start` runs it every second. An iteration still waiting for its
+   * seeds (a slow DNS answer) makes the next ones skip, so rounds never overlap.
+   */
   async tick(): Promise<void> {
-    const now = this.now();
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.iterate(this.now());
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async iterate(now: number): Promise<void> {
     if (now - this.prevPeerRequest > PEER_REQUEST_EVERY_S) {
       this.prevPeerRequest = now;
       for (const p of this.net.peers())
@@ -105,7 +122,7 @@ export class Seeder {
     if (this.net.peers().length === 0 && now >= this.reseedAt) {
       this.reseedAt = now + RESEED_EVERY_S;
       this.attempt = 0;
-      for (const a of [...(await this.o.seeds()), ...this.o.preferred]) this.enqueue(a);
+      for (const a of [...this.o.preferred, ...(await this.o.seeds())]) this.enqueue(a);
     }
     this.promoteDefunct(now);
     if (now - this.prevRound >= Math.min(20, 2 ** this.attempt)) {

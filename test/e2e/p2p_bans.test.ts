@@ -2,8 +2,9 @@
 // a connected peer (BanReason, then the connection ends), the ban refusing the peer until
 // `unban_peer` and across a restart, Epic's BadHandshake ban of a failed handshake's source
 // address, and the abuse limit (over 5,000 messages a minute: dropped and Banned) together with
-// our own sending budget (2,000 messages a minute to one peer). The node is inbound-only
-// (`peer_max_outbound_count = 0`) so it never dials the addresses its scripted peers advertise.
+// our own sending budget (2,000 messages a minute to one peer), the inbound limit and
+// `peers_deny`. The node is inbound-only (`peer_max_outbound_count = 0`) so it never dials the
+// addresses its scripted peers advertise.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import {
@@ -24,7 +25,12 @@ import {
 import { FULL_CAPABILITIES, rpcReply, type StoredPeerJson } from '../support/peer_json.js';
 
 const PEER_DIFF: Difficulty = { cuckaroo: 1n, cuckatoo: 2n, randomx: 3n, progpow: 4n };
-const P2P = ['peer_max_outbound_count = 0'];
+const P2P = [
+  'peer_max_outbound_count = 0',
+  'peer_max_inbound_count = 2',
+  'peer_listener_buffer_count = 1',
+  'peers_deny = ["127.0.0.1:21009"]',
+];
 
 let node: NodeProcess;
 let p2pPort: number;
@@ -165,5 +171,23 @@ describe('bans and message rates against the node process', () => {
     // Epic's clean_peers leaves the reason as it was.
     assert.equal(rec?.ban_reason, 'None');
     await refused(21_002);
+  });
+
+  it('inbound peers: at most peer_max_inbound_count + peer_listener_buffer_count', async () => {
+    for (let i = 0; i < 3; i++) await handshaken(21_010 + i);
+    await connections(3);
+    // The fourth is closed at accept, before anything is read.
+    const extra = await EpicPeer.connect('127.0.0.1', p2pPort);
+    opened.push(extra);
+    await extra.closedWithin(2_000);
+    assert.deepEqual(extra.pending(), []);
+  });
+
+  it('peers_deny: closed after its Hand, no Shake, and no record (a denial is not a ban)', async () => {
+    await refused(21_009);
+    assert.equal(
+      (await peers()).find((p) => p.addr === '127.0.0.1:21009'),
+      undefined,
+    );
   });
 });

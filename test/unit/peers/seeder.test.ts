@@ -28,12 +28,12 @@ const record = (a: string, over: Partial<PeerRecord>): PeerRecord => ({
 });
 
 /** A connected set with nobody connected that records what the loop dials. */
-function fakeNet(): SeedNet & { dialed: string[] } {
+function fakeNet(outbound = 0): SeedNet & { dialed: string[] } {
   const dialed: string[] = [];
   return {
     dialed,
     peers: () => [],
-    count: () => 0,
+    count: (direction) => (direction === 'Outbound' ? outbound : 0),
     isConnected: () => false,
     connect: async (a: PeerAddr) => {
       dialed.push(`${a.ip}:${a.port}`);
@@ -43,18 +43,22 @@ function fakeNet(): SeedNet & { dialed: string[] } {
   };
 }
 
-function setup(records: PeerRecord[], seeds: PeerAddr[] = []) {
+function setup(
+  records: PeerRecord[],
+  seeds: PeerAddr[] = [],
+  more: { preferred?: PeerAddr[]; outbound?: number } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'mwnode-seeder-'));
   const store = new PeerStore(dir);
   for (const r of records) store.save(r);
   const clock = { now: T };
-  const net = fakeNet();
+  const net = fakeNet(more.outbound ?? 0);
   const seeder = new Seeder(
     net,
     store,
     {
       seeds: async () => seeds,
-      preferred: [],
+      preferred: more.preferred ?? [],
       banWindow: BAN_WINDOW,
       maxInbound: 128,
       maxOutbound: 128,
@@ -81,8 +85,7 @@ describe('the seed and monitor loop', () => {
       record('198.18.0.4:3414', { flags: UNKNOWN }),
     ]);
     try {
-      s.seeder.start();
-      await s.seeder.tick();
+      await s.seeder.start();
       assert.deepEqual(
         s.store.all().map((p) => [p.addr.ip, p.flags, p.lastConnected]),
         [
@@ -167,6 +170,28 @@ describe('the seed and monitor loop', () => {
       s.clock.now = T + 30;
       await s.seeder.tick();
       assert.deepEqual(s.net.dialed, ['198.18.0.9:3414', '198.18.0.9:3414']);
+    } finally {
+      s.done();
+    }
+  });
+
+  it('preferred peers are dialed first, then stored Healthy peers, then seeds', async () => {
+    const s = setup([record('198.18.0.1:3414', {})], [addr('198.18.0.3:3414')], {
+      preferred: [addr('198.18.0.2:3414')],
+    });
+    try {
+      await s.seeder.start();
+      assert.deepEqual(s.net.dialed, ['198.18.0.2:3414', '198.18.0.1:3414', '198.18.0.3:3414']);
+    } finally {
+      s.done();
+    }
+  });
+
+  it('nothing is dialed while the outbound peers are at peer_max_outbound_count', async () => {
+    const s = setup([record('198.18.0.1:3414', {})], [addr('198.18.0.3:3414')], { outbound: 128 });
+    try {
+      await s.seeder.start();
+      assert.deepEqual(s.net.dialed, []);
     } finally {
       s.done();
     }
