@@ -161,8 +161,8 @@ export class Seeder {
 
   /** Epic's `monitor_peers`: expire bans, clean, rotate one outbound peer, queue Unknown ones. */
   private monitor(now: number): void {
-    for (const p of this.store.all()) {
-      if (p.flags !== BANNED || now - p.lastBanned < this.o.banWindow) continue;
+    for (const p of this.store.byState(BANNED)) {
+      if (now - p.lastBanned < this.o.banWindow) continue;
       this.store.save({ ...p, flags: HEALTHY });
       this.o.log('p2p_ban_expired', { addr: formatPeerAddr(p.addr) });
     }
@@ -172,22 +172,20 @@ export class Seeder {
       const drop = shuffle(outbound)[0];
       if (drop !== undefined) this.net.disconnect(drop, 'rotation');
     }
-    const unknown = shuffle(this.store.all().filter((p) => p.flags === UNKNOWN));
+    const unknown = shuffle(this.store.byState(UNKNOWN));
     for (const p of unknown.slice(0, NEW_PEERS_PER_ROUND))
       if (!this.net.isConnected(p.addr)) this.enqueue(p.addr);
   }
 
   /** Epic's `promote_defunct_to_unknown`: ten random Defunct records get another chance. */
   private promoteDefunct(now: number): void {
-    const due = (p: PeerRecord) =>
-      p.flags === DEFUNCT && now - p.lastConnected >= RETRY_DEFUNCT_AFTER_S;
-    const defunct = shuffle(this.store.all().filter(due));
+    const due = (p: PeerRecord) => now - p.lastConnected >= RETRY_DEFUNCT_AFTER_S;
+    const defunct = shuffle(this.store.byState(DEFUNCT).filter(due));
     for (const p of defunct.slice(0, PROMOTE_PER_TICK)) this.store.save({ ...p, flags: UNKNOWN });
   }
 
   private removeExpiredDefunct(now: number): void {
-    for (const p of this.store.all())
-      if (p.flags === DEFUNCT && now - p.lastConnected > DEFUNCT_EXPIRY_S)
-        this.store.delete(p.addr);
+    for (const p of this.store.byState(DEFUNCT))
+      if (now - p.lastConnected > DEFUNCT_EXPIRY_S) this.store.delete(p.addr);
   }
 }

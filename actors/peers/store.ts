@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS peers (
   last_connected INTEGER NOT NULL,
   local_timestamp INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS peers_by_flags ON peers (flags);
 `;
 
 interface Row {
@@ -63,6 +64,7 @@ export class PeerStore {
   private readonly st: {
     readonly get: Database.Statement<[string], Row>;
     readonly all: Database.Statement<[], Row>;
+    readonly byState: Database.Statement<[number], Row>;
     readonly put: Database.Statement<unknown[]>;
     readonly del: Database.Statement<[string]>;
     readonly count: Database.Statement<[], { n: number }>;
@@ -82,6 +84,9 @@ export class PeerStore {
     this.st = {
       get: this.db.prepare<[string], Row>(`SELECT ${COLUMNS} FROM peers WHERE key = ?`),
       all: this.db.prepare<[], Row>(`SELECT ${COLUMNS} FROM peers ORDER BY key`),
+      byState: this.db.prepare<[number], Row>(
+        `SELECT ${COLUMNS} FROM peers WHERE flags = ? ORDER BY key`,
+      ),
       put: this.db.prepare(
         `INSERT OR REPLACE INTO peers (key, ${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
@@ -100,11 +105,14 @@ export class PeerStore {
     return this.st.all.all().map(fromRow);
   }
 
+  /** The records in state `flags` (the seed loop reads these every second: indexed). */
+  byState(flags: number): PeerRecord[] {
+    return this.st.byState.all(flags).map(fromRow);
+  }
+
   /** Epic's `find_peers`: up to `count` random records in `flags` whose capabilities hold `caps`. */
   find(flags: number, caps: number, count: number): PeerRecord[] {
-    const found = this.all().filter(
-      (p) => p.flags === flags && (p.capabilities & caps) >>> 0 === caps >>> 0,
-    );
+    const found = this.byState(flags).filter((p) => (p.capabilities & caps) >>> 0 === caps >>> 0);
     return shuffle(found).slice(0, count);
   }
 
