@@ -9,7 +9,7 @@ import { type ActorFactory, actorFromHandlers, type Handlers } from '../../runti
 import { Listener } from './listener.js';
 import { P2P_STATS_ENV, startLoopLag, statsIntervalMs } from './loop_lag.js';
 import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
-import { Network } from './network.js';
+import { Network, STUCK_PEER_MS } from './network.js';
 import { PING_INTERVAL_MS } from './peer.js';
 import { Seeder } from './seeder.js';
 import { seedSource } from './seeds.js';
@@ -66,6 +66,7 @@ async function startP2p(
       listenerBuffer: p2p.listenerBufferCount,
       allow: p2p.allow,
       deny: p2p.deny,
+      stuckAfterMs: STUCK_PEER_MS,
       head: p2p.head,
       onChange: publish,
       log,

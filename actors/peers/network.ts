@@ -27,7 +27,7 @@ import {
 } from './types.js';
 
 /** Epic's `STUCK_PEER_KICK_TIME`: a peer whose difficulty has not moved for 2 h and is below ours. */
-const STUCK_PEER_MS = 2 * 60 * 60 * 1000;
+export const STUCK_PEER_MS = 2 * 60 * 60 * 1000;
 /**
  * Records the store may hold before addresses from peer lists are ignored: Epic saves every new
  * address it is sent, so a peer could grow its store without end.
@@ -57,6 +57,8 @@ export interface NetworkOptions {
   /** null: every address may connect and be dialed. */
   readonly allow: readonly PeerAddr[] | null;
   readonly deny: readonly PeerAddr[];
+  /** How long a peer behind us may advertise the same difficulty (STUCK_PEER_MS; tests less). */
+  readonly stuckAfterMs: number;
   readonly head: LocalHead;
   readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: Log;
@@ -310,7 +312,7 @@ export class Network implements InboundHost {
    * difficulty unchanged for 2 h and below ours) and peers beyond the limits.
    */
   clean(): void {
-    const stuckBefore = Date.now() - STUCK_PEER_MS;
+    const stuckBefore = Date.now() - this.o.stuckAfterMs;
     for (const peer of this.live.values()) {
       const adv = peer.advertised();
       if (adv.since < stuckBefore && hasMoreWork(this.head.totalDifficulty, adv.totalDifficulty))

@@ -12,11 +12,17 @@ const DNS_SEEDS: Readonly<Record<'mainnet' | 'floonet', string>> = {
   floonet: 'floonet.epiccash.com',
 };
 
+/** Resolves a name to its addresses (node:dns's `lookup` with `all`; a fake in unit tests). */
+export type Resolve = (name: string) => Promise<readonly { readonly address: string }[]>;
+
+const dnsResolve: Resolve = (name) => lookup(name, { all: true });
+
 export function seedSource(
   type: SeedingType,
   list: readonly PeerAddr[],
   chain: ChainType,
   log: (event: string, fields: Record<string, unknown>) => void,
+  resolve: Resolve = dnsResolve,
 ): () => Promise<PeerAddr[]> {
   if (type === 'List') return async () => [...list];
   if (type !== 'DNSSeed') return async () => [];
@@ -26,7 +32,7 @@ export function seedSource(
   const port = floonet ? 13_414 : 3414;
   return async () => {
     try {
-      const found = await lookup(name, { all: true });
+      const found = await resolve(name);
       return found.flatMap((a) => {
         const ip = parseIp(a.address);
         return ip === null ? [] : [{ ip, port }];
