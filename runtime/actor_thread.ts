@@ -3,13 +3,20 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { FrameBatcher } from './batch.js';
 import { toWireError } from './errors.js';
-import { encodeEvent, type FromActorThread, type ToActorThread } from './frames.js';
+import { decodeToActor, encodeEvent, type FromActorThread, type ToActorThread } from './frames.js';
+import { LinkClient } from './link.js';
 import { type AnyContext, type AnyHandler, serveFrame, startHandler } from './serve.js';
 
 export interface ActorThreadData {
   readonly url: string;
   readonly exportName: string;
   readonly init: ArrayBuffer;
+  /** The actor's name, for the errors of its own calls. */
+  readonly name: string;
+  /** The actors it may ask. */
+  readonly links: readonly string[];
+  /** Its calls awaiting an answer at most (its mailbox bound). */
+  readonly callBound: number;
 }
 
 if (parentPort === null) throw new Error('actor_thread.js runs only as a worker thread');
@@ -29,29 +36,39 @@ async function close(handler: AnyHandler): Promise<void> {
   }
 }
 
-// Replies and events share one ordered stream (see frames.ts).
+// Replies, events and calls share one ordered stream (see frames.ts).
 const replies = new FrameBatcher((batch, transfer) => port.postMessage(batch, transfer));
-const ctx: AnyContext = { publish: (topic, body) => replies.push(encodeEvent(topic, body)) };
+const links = new LinkClient(data.name, data.links, data.callBound, (f) => replies.push(f));
+const ctx: AnyContext = {
+  publish: (topic, body) => replies.push(encodeEvent(topic, body)),
+  actor: (name) => links.actor(name),
+};
 
-const handler = await startHandler(data.url, data.exportName, data.init, ctx).catch(
-  (e: unknown) => {
-    // Nothing else keeps this thread alive, so it ends once the message is out.
-    post({ t: 'initFailed', error: toWireError(e) });
-    return null;
-  },
-);
+let handler: AnyHandler | null = null;
+
+function serve(bytes: ArrayBuffer): void {
+  const frame = decodeToActor(bytes);
+  if ('call' in frame) links.settle(frame);
+  // The owner hands requests over only after 'ready', when the handler exists.
+  else if (handler !== null) void serveFrame(handler, frame).then((reply) => replies.push(reply));
+}
+
+// Listening before the factory runs: a factory may await answers to its own calls.
+const onMessage = (msg: ArrayBuffer | ArrayBuffer[] | ToActorThread): void => {
+  if (msg instanceof ArrayBuffer) serve(msg);
+  else if (Array.isArray(msg)) for (const frame of msg) serve(frame);
+  else if (msg.t === 'close' && handler !== null) void close(handler);
+};
+port.on('message', onMessage);
+
+handler = await startHandler(data.url, data.exportName, data.init, ctx).catch((e: unknown) => {
+  // Without its listener nothing keeps this thread alive: it ends once the message is out.
+  port.off('message', onMessage);
+  post({ t: 'initFailed', error: toWireError(e) });
+  return null;
+});
 
 if (handler !== null) {
-  const serve = (frame: ArrayBuffer): void => {
-    void serveFrame(handler, frame).then((reply) => replies.push(reply));
-  };
-  port.on('message', (msg: ArrayBuffer | ArrayBuffer[] | ToActorThread) => {
-    if (msg instanceof ArrayBuffer) serve(msg);
-    else if (Array.isArray(msg)) for (const frame of msg) serve(frame);
-    else if (msg.t === 'close') {
-      void close(handler);
-    }
-  });
   replies.flush(); // events published by the factory go out before 'ready'
   post({ t: 'ready' });
 }

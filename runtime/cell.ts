@@ -2,6 +2,7 @@
 // drain step of shutdown. Placements differ only in how they start, deliver, close and die.
 import { ActorUnavailableError, type WireError } from './errors.js';
 import { decodeFromActor } from './frames.js';
+import { Caller, type Links } from './link.js';
 import { Mailbox } from './mailbox.js';
 import type { ActorOptions, Placement } from './options.js';
 
@@ -21,6 +22,8 @@ export interface ActorStats {
   readonly queued: number;
   readonly restarts: number;
   readonly mailbox: number;
+  /** Asks the actor's current thread made to other actors that await their answer. */
+  readonly calls: number;
 }
 
 export interface CloseResult {
@@ -56,13 +59,18 @@ export abstract class ActorCell {
   protected readonly mailbox: Mailbox;
   protected state: ActorState = 'starting';
   protected restarts = 0;
+  /** The actors this one may ask, fixed at spawn. */
+  protected readonly links: Links;
+  /** The current life's asks to other actors (a thread's restart begins a new one). */
+  protected caller: Caller | null = null;
   /** The last body published on each topic: a new watcher starts from it. */
   readonly #latest = new Map<string, unknown>();
   readonly #watchers = new Map<string, Set<EventListener>>();
 
-  constructor(name: string, options: ActorOptions) {
+  constructor(name: string, options: ActorOptions, links: Links) {
     this.name = name;
     this.options = options;
+    this.links = links;
     this.mailbox = new Mailbox(
       name,
       { capacity: options.mailbox, concurrency: options.concurrency },
@@ -98,9 +106,23 @@ export abstract class ActorCell {
     return () => set.delete(listener);
   }
 
-  /** A frame from the actor: a reply settles its request, an event reaches the watchers. */
-  protected receive(bytes: ArrayBuffer): void {
+  /** A new life begins: its calls are answered through `post` until the next one begins. */
+  protected newCaller(post: (frame: ArrayBuffer) => void): Caller {
+    this.caller?.end();
+    this.caller = new Caller(this.name, this.links, this.options.mailbox, post);
+    return this.caller;
+  }
+
+  /**
+   * A frame from the actor's life `from`: a reply settles its request, an event reaches the
+   * watchers, a call goes to its target.
+   */
+  protected receive(bytes: ArrayBuffer, from: Caller): void {
     const frame = decodeFromActor(bytes);
+    if ('call' in frame) {
+      from.route(frame);
+      return;
+    }
     if (!('topic' in frame)) {
       this.mailbox.settle(frame);
       return;
@@ -119,6 +141,7 @@ export abstract class ActorCell {
       queued: this.mailbox.queued,
       restarts: this.restarts,
       mailbox: this.options.mailbox,
+      calls: this.caller?.outstanding ?? 0,
     };
   }
 

@@ -34,8 +34,8 @@ export class ActorError extends Error {
 
 /** The mailbox is full: push back now (HTTP 503) rather than queue without bound. */
 export class ActorBusyError extends ActorError {
-  constructor(actor: string, capacity: number) {
-    super(actor, 'ActorBusy', `actor ${actor} is busy (${capacity} requests pending)`);
+  constructor(actor: string, capacity: number, message?: string) {
+    super(actor, 'ActorBusy', message ?? `actor ${actor} is busy (${capacity} requests pending)`);
     this.name = 'ActorBusyError';
   }
 }
@@ -86,6 +86,54 @@ export class ActorInitError extends ActorError {
     super(actor, error.code, `actor ${actor} failed to start: ${error.message}`);
     this.name = 'ActorInitError';
   }
+}
+
+/**
+ * An ask's rejection as it crosses back to an actor that asked another one: enough to rebuild
+ * the same class, code, message and target there, so `instanceof` checks work in either thread.
+ */
+export interface WireActorError extends WireError {
+  readonly name: string;
+  readonly actor: string;
+  readonly deadlineMs?: number;
+}
+
+/** Reduces an ask's rejection to its wire form; anything not an ActorError becomes 'Internal'. */
+export function toWireActorError(thrown: unknown, actor: string): WireActorError {
+  if (!(thrown instanceof ActorError)) return { ...toWireError(thrown), name: 'ActorError', actor };
+  const wire = {
+    name: thrown.name,
+    actor: thrown.actor,
+    code: thrown.code,
+    message: thrown.message,
+  };
+  return thrown instanceof ActorTimeoutError ? { ...wire, deadlineMs: thrown.deadlineMs } : wire;
+}
+
+/** Rebuilds the error `toWireActorError` described, keeping its message word for word. */
+export function fromWireActorError(w: WireActorError): ActorError {
+  let e: ActorError;
+  switch (w.name) {
+    case 'ActorBusyError':
+      e = new ActorBusyError(w.actor, 0, w.message);
+      break;
+    case 'ActorTimeoutError':
+      e = new ActorTimeoutError(w.actor, '', w.deadlineMs ?? 0);
+      break;
+    case 'ActorHandlerError':
+      e = new ActorHandlerError(w.actor, w);
+      break;
+    case 'ActorCrashedError':
+      e = new ActorCrashedError(w.actor, '');
+      break;
+    case 'ActorUnavailableError':
+      e = new ActorUnavailableError(w.actor, w.code as UnavailableReason);
+      break;
+    default:
+      e = new ActorError(w.actor, w.code, w.message);
+  }
+  e.message = w.message;
+  return e;
 }
 
 export class PoolError extends Error {

@@ -30,6 +30,7 @@ export {
   type Exchange,
   type Handlers,
   type Kind,
+  type LinkedActor,
   type Message,
   type NoEvents,
   type Protocol,

@@ -3,7 +3,8 @@
 // still run one turn later, never inside the caller's `ask`.
 import { ActorCell, type CloseResult, within } from './cell.js';
 import { ActorInitError, ActorUnavailableError, toWireError } from './errors.js';
-import { encodeEvent } from './frames.js';
+import { decodeRequest, decodeToActor, encodeEvent } from './frames.js';
+import { type Caller, LinkClient, type Links } from './link.js';
 import type { ActorOptions } from './options.js';
 import { type AnyContext, type AnyHandler, serveFrame, startHandler } from './serve.js';
 
@@ -12,17 +13,31 @@ export class InlineActor extends ActorCell {
   readonly #exportName: string;
   readonly #init: ArrayBuffer;
   #handler: AnyHandler | null = null;
+  /** Its asks to other actors; an inline actor lives once, so one caller serves its life. */
+  readonly #client: LinkClient;
+  readonly #caller: Caller;
 
   constructor(
     name: string,
     module: { url: string; exportName: string },
     init: ArrayBuffer,
     options: ActorOptions,
+    links: Links,
   ) {
-    super(name, options);
+    super(name, options, links);
     this.#url = module.url;
     this.#exportName = module.exportName;
     this.#init = init;
+    // Calls and their answers go through the codec, one turn later, as they would to a thread.
+    this.#client = new LinkClient(name, [...links.names], options.mailbox, (frame) =>
+      queueMicrotask(() => this.receive(frame, this.#caller)),
+    );
+    this.#caller = this.newCaller((frame) =>
+      queueMicrotask(() => {
+        const answer = decodeToActor(frame);
+        if ('call' in answer) this.#client.settle(answer);
+      }),
+    );
   }
 
   async start(): Promise<void> {
@@ -32,8 +47,9 @@ export class InlineActor extends ActorCell {
       const ctx: AnyContext = {
         publish: (topic, body) => {
           const frame = encodeEvent(topic, body);
-          queueMicrotask(() => this.receive(frame));
+          queueMicrotask(() => this.receive(frame, this.#caller));
         },
+        actor: (name) => this.#client.actor(name),
       };
       handler = await startHandler(this.#url, this.#exportName, this.#init, ctx);
     } catch (e) {
@@ -53,7 +69,9 @@ export class InlineActor extends ActorCell {
   protected deliver(frame: ArrayBuffer): void {
     const handler = this.#handler as AnyHandler;
     queueMicrotask(() => {
-      void serveFrame(handler, frame).then((reply) => this.receive(reply));
+      void serveFrame(handler, decodeRequest(frame)).then((reply) =>
+        this.receive(reply, this.#caller),
+      );
     });
   }
 

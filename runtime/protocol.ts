@@ -37,6 +37,20 @@ export type Events<E> = { readonly [T in keyof E]: unknown };
 /** No events. */
 export type NoEvents = Record<never, never>;
 
+export interface AskOptions {
+  /** Overrides the target actor's default deadline for this request. */
+  readonly deadlineMs?: number;
+}
+
+/**
+ * Another actor of the same system, as an actor sees it (`ctx.actor`): its asks go through the
+ * target's own mailbox, so its bound, deadlines and supervision apply as to any other caller.
+ */
+export interface LinkedActor<P extends Protocol<P>> {
+  readonly name: string;
+  ask<K extends Kind<P>>(kind: K, body: P[K]['req'], opts?: AskOptions): Promise<P[K]['res']>;
+}
+
 /** What the runtime gives an actor besides its init data. */
 export interface ActorContext<E extends Events<E> = NoEvents> {
   /**
@@ -44,6 +58,13 @@ export interface ActorContext<E extends Events<E> = NoEvents> {
    * handling a request, it is seen by watchers before that request's caller gets its reply.
    */
   publish<T extends keyof E & string>(topic: T, body: E[T]): void;
+  /**
+   * A handle on the actor `name`, which must be one of this actor's `links` (see SpawnOptions);
+   * any other name throws an ActorError with code 'NotLinked'. The protocol is the caller's word:
+   * `ctx.actor<ChainProtocol>('chain')`. Its `ask` rejects as `ActorRef.ask` does, plus
+   * ActorBusyError when this actor already has `mailbox` asks to other actors outstanding.
+   */
+  actor<P extends Protocol<P>>(name: string): LinkedActor<P>;
 }
 
 /** What an actor module exports: builds the handler from the init data, in the actor's thread. */

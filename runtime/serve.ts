@@ -2,7 +2,7 @@
 // init data, answer one request frame with one reply frame.
 import { decode } from './codec.js';
 import { toWireError } from './errors.js';
-import { decodeRequest, encodeErrorReply, encodeReply } from './frames.js';
+import { encodeErrorReply, encodeReply, type RequestFrame } from './frames.js';
 import type { ActorContext, ActorFactory, ActorHandler, AnyProtocol } from './protocol.js';
 
 /** The context with types erased, as the runtime builds it. */
@@ -35,8 +35,8 @@ export async function startHandler(
 }
 
 /** Runs one request; whatever the handler throws becomes an error reply, never an exit. */
-export async function serveFrame(handler: AnyHandler, frame: ArrayBuffer): Promise<ArrayBuffer> {
-  const { id, kind, body } = decodeRequest(frame);
+export async function serveFrame(handler: AnyHandler, frame: RequestFrame): Promise<ArrayBuffer> {
+  const { id, kind, body } = frame;
   try {
     return encodeReply(id, await handler.handle({ kind, body }));
   } catch (e) {

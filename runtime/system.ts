@@ -3,25 +3,18 @@
 import type { ActorCell, ActorStats } from './cell.js';
 import { encode } from './codec.js';
 import { DEFAULT_CLOSE_DEADLINE_MS, DEFAULT_SHUTDOWN_DEADLINE_MS } from './constants.js';
-import { ActorUnavailableError, type WireError } from './errors.js';
+import { ActorError, ActorUnavailableError, type WireError } from './errors.js';
 import { InlineActor } from './inline_actor.js';
+import type { Links } from './link.js';
 import { type ActorOptions, checkDeadline, resolveOptions } from './options.js';
-import type { ActorModule, Events, NoEvents, Protocol } from './protocol.js';
+import type { ActorModule, Events, LinkedActor, NoEvents, Protocol } from './protocol.js';
 import { ThreadActor } from './thread_actor.js';
 
-export interface AskOptions {
-  /** Overrides the actor's default deadline for this request. */
-  readonly deadlineMs?: number;
-}
+export type { AskOptions } from './protocol.js';
 
 /** A typed handle on an actor; the only way callers reach one. */
-export interface ActorRef<P extends Protocol<P>, E extends Events<E> = NoEvents> {
-  readonly name: string;
-  ask<K extends keyof P & string>(
-    kind: K,
-    body: P[K]['req'],
-    opts?: AskOptions,
-  ): Promise<P[K]['res']>;
+export interface ActorRef<P extends Protocol<P>, E extends Events<E> = NoEvents>
+  extends LinkedActor<P> {
   /**
    * Follows a topic the actor publishes: `listener` gets the latest body at once (if one was
    * published) and each later one, in the order they were published. Returns an unwatch.
@@ -36,6 +29,13 @@ export interface SpawnOptions<I> extends Partial<ActorOptions> {
   readonly name: string;
   /** Handed (through the codec) to the factory at every start, restarts included. */
   readonly init: I;
+  /**
+   * The actors this one may ask through `ctx.actor(name)`: each must already be spawned (or be
+   * spawning) in this system, and not be this actor, else spawn rejects (ActorError code
+   * 'UnknownLink'). Linking only to earlier actors keeps the graph of asks free of cycles, in
+   * which two one-at-a-time actors asking each other would wait until a deadline.
+   */
+  readonly links?: readonly string[];
 }
 
 export interface ShutdownOptions {
@@ -78,12 +78,12 @@ export class ActorSystem {
     module: ActorModule<P, I, E>,
     spawn: SpawnOptions<I>,
   ): Promise<ActorRef<P, E>> {
-    const { name, init, ...own } = spawn;
+    const { name, init, links = [], ...own } = spawn;
     if (this.#shutdown !== null) throw new ActorUnavailableError(name, 'ShuttingDown');
     if (this.#cells.has(name)) throw new Error(`an actor named ${name} already exists`);
     const options = resolveOptions(this.#defaults, own);
     const Cell = options.placement === 'thread' ? ThreadActor : InlineActor;
-    const cell = new Cell(name, module, encode(init), options);
+    const cell = new Cell(name, module, encode(init), options, this.#linksOf(name, links));
     this.#cells.set(name, cell);
     try {
       await cell.start();
@@ -92,6 +92,20 @@ export class ActorSystem {
       throw e;
     }
     return refTo<P, E>(cell);
+  }
+
+  #linksOf(name: string, links: readonly string[]): Links {
+    for (const link of links) {
+      if (typeof link === 'string' && link !== name && this.#cells.has(link)) continue;
+      const why =
+        link === name
+          ? `actor ${name} cannot link to itself`
+          : `actor ${name} links to ${String(link)}, which is not spawned (spawn it first)`;
+      throw new ActorError(name, 'UnknownLink', why);
+    }
+    // Looked up at every call, not kept: a link accepted while its target was still starting
+    // must see that start fail.
+    return { names: new Set(links), lookup: (target) => this.#cells.get(target) };
   }
 
   stats(): ActorStats[] {

@@ -13,6 +13,7 @@ import {
   type WireError,
 } from './errors.js';
 import type { FromActorThread } from './frames.js';
+import type { Caller, Links } from './link.js';
 import type { ActorOptions } from './options.js';
 import { RestartBudget } from './restart_budget.js';
 
@@ -43,9 +44,17 @@ export class ThreadActor extends ActorCell {
     module: { url: string; exportName: string },
     init: ArrayBuffer,
     options: ActorOptions,
+    links: Links,
   ) {
-    super(name, options);
-    this.#data = { url: module.url, exportName: module.exportName, init };
+    super(name, options, links);
+    this.#data = {
+      url: module.url,
+      exportName: module.exportName,
+      init,
+      name,
+      links: [...links.names],
+      callBound: options.mailbox,
+    };
     this.#budget = new RestartBudget(options.restart.max, options.restart.windowMs);
   }
 
@@ -91,8 +100,10 @@ export class ThreadActor extends ActorCell {
     this.#worker = worker;
     this.#ready = false;
     this.#cause = null;
+    // Answers to this thread's calls share the outbox with requests; they stop with its life.
+    const caller = this.newCaller((frame) => this.#outbox.push(frame));
     worker.on('message', (msg: ArrayBuffer | ArrayBuffer[] | FromActorThread) =>
-      this.#onMessage(worker, msg),
+      this.#onMessage(worker, caller, msg),
     );
     worker.on('error', (e: unknown) => {
       if (worker === this.#worker) this.#cause = toWireError(e);
@@ -100,12 +111,16 @@ export class ThreadActor extends ActorCell {
     worker.on('exit', (code: number) => this.#onExit(worker, code));
   }
 
-  #onMessage(worker: Worker, msg: ArrayBuffer | ArrayBuffer[] | FromActorThread): void {
+  #onMessage(
+    worker: Worker,
+    caller: Caller,
+    msg: ArrayBuffer | ArrayBuffer[] | FromActorThread,
+  ): void {
     if (worker !== this.#worker) return;
     if (msg instanceof ArrayBuffer) {
-      this.receive(msg);
+      this.receive(msg, caller);
     } else if (Array.isArray(msg)) {
-      for (const frame of msg) this.receive(frame);
+      for (const frame of msg) this.receive(frame, caller);
     } else if (msg.t === 'ready') {
       this.#ready = true;
       if (this.state === 'starting' || this.state === 'restarting') this.state = 'running';
@@ -126,6 +141,8 @@ export class ThreadActor extends ActorCell {
   #onExit(worker: Worker, code: number): void {
     if (worker !== this.#worker) return;
     this.#worker = null;
+    // Its calls may still be running at their targets; their answers have nowhere to go.
+    this.caller?.end();
     this.#outbox.clear(); // those requests were handed to the dead thread: dropHanded fails them
     this.#ready = false;
     this.mailbox.pause();

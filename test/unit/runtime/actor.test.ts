@@ -50,6 +50,7 @@ for (const placement of ['thread', 'inline'] as const) {
         queued: 0,
         restarts: 0,
         mailbox: 1024,
+        calls: 0,
       });
     });
 
