@@ -68,6 +68,7 @@ async function startP2p(
       deny: p2p.deny,
       stuckAfterMs: STUCK_PEER_MS,
       head: p2p.head,
+      sources: null,
       onChange: publish,
       log,
     },

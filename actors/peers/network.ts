@@ -13,6 +13,7 @@ import { CONNECT_TIMEOUT_MS, dial } from './dialer.js';
 import { checkHand, type Hello, negotiatedVersion, OwnNonces, shakeFor } from './handshake.js';
 import type { InboundHost } from './listener.js';
 import type { ConnectedPeer } from './messages.js';
+import { ServeQueue, type ServeSources } from './serve.js';
 import { type Direction, LivePeer, type LocalHead } from './peer.js';
 import type { Clock } from './service.js';
 import type { PeerStore } from './store.js';
@@ -60,6 +61,8 @@ export interface NetworkOptions {
   /** How long a peer behind us may advertise the same difficulty (STUCK_PEER_MS; tests less). */
   readonly stuckAfterMs: number;
   readonly head: LocalHead;
+  /** Where peers' requests for headers, blocks and transactions are answered from. */
+  readonly sources: ServeSources | null;
   readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: Log;
 }
@@ -223,11 +226,21 @@ export class Network implements InboundHost {
       localTimestamp: now,
     });
     const key = peerKey(addr);
+    const serve =
+      this.o.sources === null
+        ? null
+        : new ServeQueue(
+            this.o.sources,
+            (m) => conn.send(m),
+            (reason) => conn.close(reason),
+          );
     const peer: LivePeer = new LivePeer(conn, addr, hello, direction, {
       head: () => this.head,
       pingIntervalMs: this.o.pingIntervalMs,
       onChange: () => this.changed(),
-      onMessage: (m) => this.onMessage(peer, m),
+      onMessage: (m) => {
+        if (serve?.offer(m) !== true) this.onMessage(peer, m);
+      },
       onClose: (reason) => this.closed(key, peer, reason),
     });
     this.live.set(key, peer);
@@ -264,8 +277,8 @@ export class Network implements InboundHost {
         this.o.log('p2p_banned_by_peer', { addr: formatPeerAddr(peer.addr), reason: m.reason });
         return;
       default:
-        // Headers, blocks, transactions and archives are served by the sync issues (18, 19);
-        // until then they are read, bounded and dropped.
+        // Received headers, blocks and transactions are taken by the sync and relay parts of
+        // issue 18, archives by issue 19; until then they are read, bounded and dropped.
         return;
     }
   }

@@ -25,6 +25,7 @@ export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (ini
       unconfirmed: () => pool.unconfirmed(),
       mineable: () => pool.mineable(),
       headChanged: (req) => pool.headChanged(req.hash),
+      txByKernelHash: (req) => pool.txByKernelHash(req.hash),
     },
     () => {
       clearInterval(timer);

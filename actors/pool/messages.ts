@@ -1,6 +1,7 @@
 // The pool actor's protocol: every request it accepts and the reply each gets.
 import type { ChainType } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import type { DandelionConfig, PoolConfig } from '../../core/pool/index.js';
 import { actorModule } from '../../runtime/index.js';
 
@@ -21,6 +22,8 @@ export interface PoolProtocol {
   mineable: { req: Empty; res: { txs: Uint8Array[] } };
   /** The chain's head moved to `hash`: reconcile with its block. */
   headChanged: { req: { hash: Uint8Array }; res: null };
+  /** Epic's `retrieve_tx_by_kernel_hash` on the txpool (a peer's GetTransaction), or null. */
+  txByKernelHash: { req: { hash: Uint8Array }; res: Transaction | null };
 }
 
 /** What the pool publishes: a counter bumped whenever its content changes (template caches). */

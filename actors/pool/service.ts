@@ -1,7 +1,7 @@
 // What the pool actor does for each message: Epic's txpool and stempool (core/pool) over the
 // chain's committed state, with the transaction crypto in the worker pool. No transport here.
 import { randomInt } from 'node:crypto';
-import { equalBytes } from '../../core/bytes.js';
+import { equalBytes, toHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS, type ChainParams } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../../core/pool/index.js';
 import { decode, encode } from '../../core/ser/codec.js';
 import { readTransaction, writeTransaction } from '../../core/ser/transaction.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import { verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
 import type { WorkPool } from '../../runtime/index.js';
 import { ChainReader } from './chain_view.js';
@@ -100,6 +101,11 @@ export class PoolService {
     );
     this.changed();
     return null;
+  }
+
+  /** The txpool transaction with a kernel of this hash (stem transactions are not handed out). */
+  txByKernelHash(hash: Uint8Array): Transaction | null {
+    return this.pool.txpool.retrieveTxByKernelHash(toHex(hash))?.tx ?? null;
   }
 
   /** Epic's Dandelion monitor, run every 10 s: fluffs due stem transactions. */

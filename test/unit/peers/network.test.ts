@@ -40,6 +40,7 @@ async function setup(o: { stuckAfterMs: number; maxInbound: number }) {
       deny: [],
       stuckAfterMs: o.stuckAfterMs,
       head: { totalDifficulty: OURS, height: 10n },
+      sources: null,
       onChange: (list) => {
         published = list;
       },
