@@ -68,6 +68,8 @@ const PREFIX: Partial<Record<ChainErrorKind, string>> = {
 
 export class ChainError extends Error {
   readonly kind: ChainErrorKind;
+  /** The kind again, as the code an actor's caller sees (the P2P layer bans on bad data). */
+  readonly code: ChainErrorKind;
   /** Our own detail for logs (values compared); not part of the API text. */
   readonly detail: string;
 
@@ -76,6 +78,7 @@ export class ChainError extends Error {
     super(FIXED[kind] ?? `${PREFIX[kind] ?? ''}${arg}`);
     this.name = 'ChainError';
     this.kind = kind;
+    this.code = kind;
     this.detail = detail;
   }
 }

@@ -26,6 +26,7 @@ export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (ini
       mineable: () => pool.mineable(),
       headChanged: (req) => pool.headChanged(req.hash),
       txByKernelHash: (req) => pool.txByKernelHash(req.hash),
+      compactTxs: (req) => pool.compactTxs(req.blockHash, req.nonce, req.kernIds),
     },
     () => {
       clearInterval(timer);

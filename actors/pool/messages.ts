@@ -24,6 +24,14 @@ export interface PoolProtocol {
   headChanged: { req: { hash: Uint8Array }; res: null };
   /** Epic's `retrieve_tx_by_kernel_hash` on the txpool (a peer's GetTransaction), or null. */
   txByKernelHash: { req: { hash: Uint8Array }; res: Transaction | null };
+  /**
+   * Epic's `retrieve_transactions` for compact-block hydration: txpool transactions holding a
+   * kernel whose short id (for this block hash and nonce) is asked for, and how many ids none has.
+   */
+  compactTxs: {
+    req: { blockHash: Uint8Array; nonce: bigint; kernIds: Uint8Array[] };
+    res: { txs: Transaction[]; missing: number };
+  };
 }
 
 /** What the pool publishes: a counter bumped whenever its content changes (template caches). */

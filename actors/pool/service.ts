@@ -108,6 +108,16 @@ export class PoolService {
     return this.pool.txpool.retrieveTxByKernelHash(toHex(hash))?.tx ?? null;
   }
 
+  /** The txpool transactions a compact block's short ids name (the stempool is not searched). */
+  compactTxs(
+    blockHash: Uint8Array,
+    nonce: bigint,
+    kernIds: readonly Uint8Array[],
+  ): { txs: Transaction[]; missing: number } {
+    const r = this.pool.txpool.retrieveTransactions(blockHash, nonce, kernIds.map(toHex));
+    return { txs: r.txs, missing: r.missing.length };
+  }
+
   /** Epic's Dandelion monitor, run every 10 s: fluffs due stem transactions. */
   monitor(): void {
     const before = this.pool.txpool.size + this.pool.stempool.size;
