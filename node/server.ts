@@ -67,7 +67,11 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   // restarted peers thread is told the current one at once, not at the next block.
   const headToPeers = (h: ChainHeadInfo) =>
     peers
-      .ask('setHead', { totalDifficulty: h.tip.totalDifficulty, height: h.tip.height })
+      .ask('setHead', {
+        totalDifficulty: h.tip.totalDifficulty,
+        height: h.tip.height,
+        header: h.header,
+      })
       .catch((e: unknown) => {
         log('peers_head_failed', { error: e instanceof Error ? e.message : String(e) });
       });
@@ -177,6 +181,7 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
   const { tip } = await chain.ask('getHead', {});
   const peers = await system.spawn(peersActor, {
     name: 'peers',
+    links: ['chain', 'pool'],
     init: {
       dbRoot: config.dbRoot,
       p2p: p2pInitOf(config, {

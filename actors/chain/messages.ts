@@ -1,6 +1,7 @@
 // The chain actor's protocol: every request it accepts and the reply each gets.
 import type { ChainType } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
+import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty, Policy } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 
@@ -16,6 +17,8 @@ export interface ChainHeadInfo {
   readonly tip: ChainTip;
   /** Version field of the head header (6, or 7 from the fork height). */
   readonly headerVersion: number;
+  /** The head's header (the P2P layer announces it). */
+  readonly header: BlockHeader;
 }
 
 export type Empty = Record<string, never>;

@@ -103,6 +103,7 @@ export class ChainService {
         totalDifficulty: h.pow.totalDifficulty,
       },
       headerVersion: h.version,
+      header: h,
     };
   }
 

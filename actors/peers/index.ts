@@ -5,15 +5,24 @@ import { chainParams } from '../../core/chain_type.js';
 import { genesisHeader } from '../../core/genesis.js';
 import { headerHash } from '../../core/ser/header.js';
 import { log } from '../../node/log.js';
-import { type ActorFactory, actorFromHandlers, type Handlers } from '../../runtime/index.js';
+import {
+  type ActorContext,
+  type ActorFactory,
+  actorFromHandlers,
+  type Handlers,
+} from '../../runtime/index.js';
+import type { ChainProtocol } from '../chain/messages.js';
+import type { PoolProtocol } from '../pool/messages.js';
 import { Listener } from './listener.js';
 import { P2P_STATS_ENV, startLoopLag, statsIntervalMs } from './loop_lag.js';
 import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
 import { Network, STUCK_PEER_MS } from './network.js';
 import { PING_INTERVAL_MS } from './peer.js';
+import { Relay } from './relay.js';
 import { Seeder } from './seeder.js';
 import { seedSource } from './seeds.js';
 import { PeersService } from './service.js';
+import { relaySources } from './sources.js';
 
 /** The live half of the actor: absent in store-only tests. */
 interface P2p {
@@ -37,7 +46,8 @@ export function peersHandlers(
     unban: (req) => peers.unban(req.addr),
     connected: () => p2p?.network.connected() ?? [],
     setHead: (head) => {
-      p2p?.network.setHead(head);
+      p2p?.network.setHead({ totalDifficulty: head.totalDifficulty, height: head.height });
+      if (head.header !== undefined) p2p?.network.announce(head.header);
       return null;
     },
     p2pPort: () => p2p?.listener.port ?? null,
@@ -48,9 +58,11 @@ export function peersHandlers(
 async function startP2p(
   p2p: P2pInit,
   peers: PeersService,
-  publish: (list: PeersEvents['connected']) => void,
+  ctx: ActorContext<PeersEvents>,
 ): Promise<P2p> {
   const params = chainParams(p2p.chainType);
+  const chain = ctx.actor<ChainProtocol>('chain');
+  const pool = ctx.actor<PoolProtocol>('pool');
   const network = new Network(
     {
       mainnet: p2p.chainType === 'mainnet',
@@ -69,7 +81,8 @@ async function startP2p(
       stuckAfterMs: STUCK_PEER_MS,
       head: p2p.head,
       sources: null,
-      onChange: publish,
+      relay: new Relay(relaySources(chain, pool, params), params, log),
+      onChange: (list) => ctx.publish('connected', list),
       log,
     },
     peers.store,
@@ -112,8 +125,7 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
   const peers = new PeersService(init.dbRoot);
   let p2p: P2p | null = null;
   try {
-    if (init.p2p !== null)
-      p2p = await startP2p(init.p2p, peers, (list) => ctx.publish('connected', list));
+    if (init.p2p !== null) p2p = await startP2p(init.p2p, peers, ctx);
   } catch (e) {
     peers.close();
     throw e;

@@ -2,6 +2,7 @@
 
 import type { SeedingType } from '../../config/types.js';
 import type { ChainType } from '../../core/chain_type.js';
+import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 import type { PeerAddr } from './addr.js';
@@ -33,8 +34,11 @@ export interface PeersProtocol {
   unban: { req: { addr: PeerAddr }; res: PeerResult<null> };
   /** The connected peers (handshake done), in no particular order. */
   connected: { req: Empty; res: ConnectedPeer[] };
-  /** The chain's new body head, for our Shake, Ping and Pong. */
-  setHead: { req: LocalHead; res: null };
+  /**
+   * The chain's new body head, for our Shake, Ping and Pong; with its header, which is then
+   * announced to the peers that do not have the block.
+   */
+  setHead: { req: LocalHead & { readonly header?: BlockHeader }; res: null };
   /** The port the P2P listener is bound to (null: no listener). */
   p2pPort: { req: Empty; res: number | null };
   /** Onion addresses announced by connected peers, ours excluded: none yet (no Tor). */

@@ -7,14 +7,16 @@ import { hasMoreWork } from '../../core/consensus/difficulty.js';
 import type { MsgParams } from '../../core/p2p/msg.js';
 import { MAX_PEER_ADDRS } from '../../core/p2p/msg_type.js';
 import type { Hand, P2pMessage } from '../../core/p2p/types.js';
+import type { BlockHeader } from '../../core/types/block.js';
 import { formatPeerAddr, fromWire, isPublic, type PeerAddr, peerKey, toWire } from './addr.js';
 import type { Connection } from './connection.js';
 import { CONNECT_TIMEOUT_MS, dial } from './dialer.js';
 import { checkHand, type Hello, negotiatedVersion, OwnNonces, shakeFor } from './handshake.js';
 import type { InboundHost } from './listener.js';
 import type { ConnectedPeer } from './messages.js';
-import { ServeQueue, type ServeSources } from './serve.js';
 import { type Direction, LivePeer, type LocalHead } from './peer.js';
+import type { Relay, RelayPeer } from './relay.js';
+import { ServeQueue, type ServeSources } from './serve.js';
 import type { Clock } from './service.js';
 import type { PeerStore } from './store.js';
 import {
@@ -63,6 +65,8 @@ export interface NetworkOptions {
   readonly head: LocalHead;
   /** Where peers' requests for headers, blocks and transactions are answered from. */
   readonly sources: ServeSources | null;
+  /** Where received blocks go, and how new heads are announced. */
+  readonly relay: Relay | null;
   readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: Log;
 }
@@ -239,7 +243,9 @@ export class Network implements InboundHost {
       pingIntervalMs: this.o.pingIntervalMs,
       onChange: () => this.changed(),
       onMessage: (m) => {
-        if (serve?.offer(m) !== true) this.onMessage(peer, m);
+        if (serve?.offer(m) === true) return;
+        if (this.o.relay?.offer(this.relayPeer(peer), m) === true) return;
+        this.onMessage(peer, m);
       },
       onClose: (reason) => this.closed(key, peer, reason),
     });
@@ -313,6 +319,34 @@ export class Network implements InboundHost {
       `banned (${banReasonName(reason)})`,
     );
     return true;
+  }
+
+  /** Announces a new head's header to the peers that do not know its block. */
+  announce(header: BlockHeader): void {
+    this.o.relay?.announce(
+      header,
+      this.peers().map((p) => this.relayPeer(p)),
+    );
+  }
+
+  /** Epic's `ban_peer` from within: the record Banned with `reason`, BanReason, disconnect. */
+  banLive(peer: LivePeer, reason: number): void {
+    const now = this.now();
+    this.store.updateState(peer.addr, BANNED, now);
+    this.store.updateBanReason(peer.addr, reason, now);
+    this.o.log('p2p_peer_banned', {
+      addr: formatPeerAddr(peer.addr),
+      reason: banReasonName(reason),
+    });
+    this.disconnectBanned(peer.addr, reason);
+  }
+
+  private relayPeer(peer: LivePeer): RelayPeer {
+    return {
+      known: peer.known,
+      send: (m) => peer.conn.send(m),
+      ban: (reason) => this.banLive(peer, reason),
+    };
   }
 
   /** Disconnects a peer; a Healthy record becomes Defunct, as Epic's `disconnect_peer`. */

@@ -8,6 +8,7 @@ import type { PeerAddr } from './addr.js';
 import type { Connection } from './connection.js';
 import type { Hello } from './handshake.js';
 import type { ConnectedPeer } from './messages.js';
+import { KnownHashes } from './relay.js';
 
 /** Epic's seed loop pings every connected peer each 10 s. */
 export const PING_INTERVAL_MS = 10_000;
@@ -35,6 +36,8 @@ export class LivePeer {
   readonly addr: PeerAddr;
   readonly hello: Hello;
   readonly direction: Direction;
+  /** Block hashes this peer has (sent us, or was sent): no announcement of those to it. */
+  readonly known = new KnownHashes();
   private readonly hooks: LivePeerHooks;
   private totalDifficulty: Difficulty;
   private height = 0n;

@@ -1,8 +1,8 @@
 // The pool actor's protocol: every request it accepts and the reply each gets.
 import type { ChainType } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
-import type { Transaction } from '../../core/types/transaction.js';
 import type { DandelionConfig, PoolConfig } from '../../core/pool/index.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import { actorModule } from '../../runtime/index.js';
 
 export type Empty = Record<string, never>;

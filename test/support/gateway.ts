@@ -1,6 +1,7 @@
 // A real gateway on a free local port, with no credentials, whose head reads come from `head()`
 // and whose chain actor must never be asked (head reads are answered from published state).
 import type { ChainHeadInfo } from '../../actors/chain/messages.js';
+import { genesisHeader } from '../../core/genesis.js';
 import { type Gateway, startGateway } from '../../gateway/server.js';
 import { NO_PEERS } from '../../gateway/services.js';
 
@@ -13,6 +14,8 @@ export function headInfo(height: bigint, fill = Number(height)): ChainHeadInfo {
       totalDifficulty: {},
     },
     headerVersion: 6,
+    // The gateway never reads the header itself (only the P2P layer announces it).
+    header: genesisHeader('automated'),
   };
 }
 

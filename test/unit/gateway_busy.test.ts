@@ -7,16 +7,9 @@ import { type Gateway, startGateway } from '../../gateway/server.js';
 import { NO_PEERS, type Services } from '../../gateway/services.js';
 import { type ActorRef, ActorSystem } from '../../runtime/index.js';
 import { type ProbeProtocol, probeActor } from '../support/actors/probe_messages.js';
+import { headInfo } from '../support/gateway.js';
 
-const HEAD: ChainHeadInfo = {
-  tip: {
-    height: 7n,
-    lastBlockPushed: new Uint8Array(32).fill(1),
-    prevBlockToLast: new Uint8Array(32),
-    totalDifficulty: {},
-  },
-  headerVersion: 6,
-};
+const HEAD: ChainHeadInfo = headInfo(7n, 1);
 const MAILBOX = 4;
 const BUSY_BODY =
   '{\n  "error": {\n    "code": -32000,\n    "message": "Server busy"\n  },\n  "id": null,\n  "jsonrpc": "2.0"\n}';

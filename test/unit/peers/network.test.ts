@@ -41,6 +41,7 @@ async function setup(o: { stuckAfterMs: number; maxInbound: number }) {
       stuckAfterMs: o.stuckAfterMs,
       head: { totalDifficulty: OURS, height: 10n },
       sources: null,
+      relay: null,
       onChange: (list) => {
         published = list;
       },

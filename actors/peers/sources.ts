@@ -1,0 +1,45 @@
+// What the P2P layer asks of the chain and pool actors (through the runtime's actor links), in
+// the shapes relay.ts and serve.ts take. Blocks go to the chain in protocol-v2 bytes, as the API
+// submits them; a refusal comes back as its chain error kind (the runtime carries it as `code`).
+import type { MsgParams } from '../../core/p2p/msg.js';
+import { writeBlock } from '../../core/ser/block.js';
+import { encode } from '../../core/ser/codec.js';
+import type { LinkedActor } from '../../runtime/index.js';
+import type { ChainProtocol } from '../chain/messages.js';
+import type { PoolProtocol } from '../pool/messages.js';
+import type { RelaySources } from './relay.js';
+
+/** How long one ask of the P2P layer may wait: a peer that waits longer asks elsewhere. */
+const ASK_MS = 10_000;
+
+export function relaySources(
+  chain: LinkedActor<ChainProtocol>,
+  pool: LinkedActor<PoolProtocol>,
+  params: MsgParams,
+): RelaySources {
+  return {
+    submit: async (block) => {
+      try {
+        await chain.ask(
+          'submitBlock',
+          { block: encode(writeBlock, block, 2, params) },
+          { deadlineMs: ASK_MS },
+        );
+        return { ok: true };
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        return { code: typeof code === 'string' ? code : 'Internal' };
+      }
+    },
+    hasBlock: async (hash) => {
+      const r = await chain.ask('read', { kind: 'header', by: { hash } }, { deadlineMs: ASK_MS });
+      return 'ok' in r;
+    },
+    compactTxs: (cb, hash) =>
+      pool.ask(
+        'compactTxs',
+        { blockHash: hash, nonce: cb.nonce, kernIds: [...cb.body.kernIds] },
+        { deadlineMs: ASK_MS },
+      ),
+  };
+}
