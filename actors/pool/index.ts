@@ -14,13 +14,19 @@ export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (ini
   const workers = new WorkPool(
     init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
   );
-  const pool = new PoolService(init, workers, (g) => ctx.publish('generation', g));
+  const pool = new PoolService(
+    init,
+    workers,
+    (g) => ctx.publish('generation', g),
+    (r) => ctx.publish('relayTx', r),
+  );
   ctx.publish('generation', 0);
   const timer = setInterval(() => pool.monitor(), MONITOR_MS);
   timer.unref();
   return actorFromHandlers<PoolProtocol>(
     {
-      pushTransaction: (req) => pool.push(req.tx, req.fluff),
+      pushTransaction: (req) => pool.push(req.tx, req.fluff, req.source ?? 'PushApi'),
+      outboundPeers: (req) => pool.outboundPeers(req.addrs),
       sizes: () => pool.sizes(),
       unconfirmed: () => pool.unconfirmed(),
       mineable: () => pool.mineable(),

@@ -13,8 +13,16 @@ export interface PoolSizes {
 }
 
 export interface PoolProtocol {
-  /** A transaction in protocol-v2 bytes; refused with Epic's "Failed to update pool: …" text. */
-  pushTransaction: { req: { tx: Uint8Array; fluff: boolean }; res: null };
+  /**
+   * A transaction in protocol-v2 bytes; refused with Epic's "Failed to update pool: …" text.
+   * `source`: the API (default) or a peer's Transaction/StemTransaction (Epic's Broadcast).
+   */
+  pushTransaction: {
+    req: { tx: Uint8Array; fluff: boolean; source?: 'PushApi' | 'Broadcast' };
+    res: null;
+  };
+  /** The outbound peers Dandelion may stem through (their addresses), after every change. */
+  outboundPeers: { req: { addrs: string[] }; res: null };
   sizes: { req: Empty; res: PoolSizes };
   /** get_unconfirmed_transactions' `Ok` payload: the txpool's entries. */
   unconfirmed: { req: Empty; res: JsonValue };
@@ -34,9 +42,21 @@ export interface PoolProtocol {
   };
 }
 
-/** What the pool publishes: a counter bumped whenever its content changes (template caches). */
+/**
+ * A transaction for the network: `fluff` to every peer, or `stem` to the Dandelion relay `to`
+ * (an outbound peer's address), in protocol-v2 bytes.
+ */
+export type TxRelay =
+  | { readonly kind: 'fluff'; readonly tx: Uint8Array }
+  | { readonly kind: 'stem'; readonly tx: Uint8Array; readonly to: string };
+
+/**
+ * What the pool publishes: a counter bumped whenever its content changes (template caches), and
+ * the transactions to send to peers.
+ */
 export interface PoolEvents {
   generation: number;
+  relayTx: TxRelay;
 }
 
 export interface PoolInit {

@@ -5,6 +5,7 @@ import { equalBytes, toHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS, type ChainParams } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
 import {
+  type AddOutcome,
   cachedView,
   DandelionEpoch,
   EMBARGO_JITTER_SECS,
@@ -22,7 +23,7 @@ import type { Transaction } from '../../core/types/transaction.js';
 import { verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
 import type { WorkPool } from '../../runtime/index.js';
 import { ChainReader } from './chain_view.js';
-import type { PoolInit, PoolSizes } from './messages.js';
+import type { PoolInit, PoolSizes, TxRelay } from './messages.js';
 
 const V2 = 2;
 
@@ -35,14 +36,23 @@ export class PoolService {
   private lastHead: Uint8Array | null = null;
   private generation = 0;
   private readonly onChange: (generation: number) => void;
+  private readonly onRelay: (r: TxRelay) => void;
+  /** Outbound peers (addresses) a stem epoch may pick as its relay. */
+  private outbound: string[] = [];
 
-  constructor(init: PoolInit, verifier: WorkPool, onChange: (generation: number) => void) {
+  constructor(
+    init: PoolInit,
+    verifier: WorkPool,
+    onChange: (generation: number) => void,
+    onRelay: (r: TxRelay) => void,
+  ) {
     this.params = CHAIN_PARAMS[init.chainType];
     this.pool = new TransactionPool(init.config, this.params);
     this.epoch = new DandelionEpoch(init.dandelion);
     this.chain = new ChainReader(init.dbRoot, this.params);
     this.verifier = verifier;
     this.onChange = onChange;
+    this.onRelay = onRelay;
     this.lastHead = this.chain.atHead((s) => s.hash);
   }
 
@@ -51,26 +61,54 @@ export class PoolService {
     this.onChange(this.generation);
   }
 
-  /** Epic's push_transaction: stem unless `fluff` (no peers yet, so a stem falls back to fluff). */
-  async push(bytes: Uint8Array, fluff: boolean): Promise<null> {
+  /**
+   * Epic's push_transaction and a peer's transaction: stem unless `fluff`. A stem goes to this
+   * epoch's relay peer, or is fluffed when there is none (Epic's fallback); a fluffed one is
+   * published for broadcast.
+   */
+  async push(bytes: Uint8Array, fluff: boolean, source: 'PushApi' | 'Broadcast'): Promise<null> {
     const tx = decode(readTransaction, bytes, V2, this.params, 'transaction');
+    let outcome: AddOutcome;
     try {
-      const prepared = this.pool.prepare(tx, 'PushApi', !fluff);
+      const prepared = this.pool.prepare(tx, source, !fluff);
       const [ranges, kernels] = await Promise.all([
         tx.body.outputs.length === 0 ? [] : verifyRangeProofs(this.verifier, tx.body.outputs),
         verifyKernels(this.verifier, tx.body.kernels),
       ]);
       const verdict = verdictOf(ranges, kernels);
-      const route = this.epoch.stemRoute('PushApi', false);
-      this.chain.atHead(({ view }) =>
+      const relayUp = this.epoch.relay !== null && this.outbound.includes(this.epoch.relay);
+      const route = this.epoch.stemRoute(source, relayUp);
+      outcome = this.chain.atHead(({ view }) =>
         this.pool.accept(prepared, verdict, cachedView(view), Date.now(), route),
       );
     } catch (e) {
       if (e instanceof PoolError) throw new Error(updatePoolErrorText(e));
       throw e;
     }
+    this.relay(outcome);
     this.changed();
     return null;
+  }
+
+  /** The outbound peers changed; a relay that left is replaced at random (or by none). */
+  outboundPeers(addrs: readonly string[]): null {
+    this.outbound = [...addrs];
+    const relay = this.epoch.relay;
+    if (relay !== null && !this.outbound.includes(relay)) this.epoch.replaceRelay(this.pickRelay());
+    return null;
+  }
+
+  private pickRelay(): string | null {
+    return this.outbound.length === 0 ? null : (this.outbound[randomInt(this.outbound.length)] ?? null);
+  }
+
+  /** Publishes what an admission asks the network to do with the transaction as received. */
+  private relay(outcome: AddOutcome | null): void {
+    if (outcome === null) return;
+    const tx = encode(writeTransaction, outcome.entry.tx, V2, this.params);
+    if (outcome.kind === 'fluffed') this.onRelay({ kind: 'fluff', tx });
+    else if (outcome.kind === 'stemmed' && this.epoch.relay !== null)
+      this.onRelay({ kind: 'stem', tx, to: this.epoch.relay });
   }
 
   sizes(): PoolSizes {
@@ -121,13 +159,15 @@ export class PoolService {
   /** Epic's Dandelion monitor, run every 10 s: fluffs due stem transactions. */
   monitor(): void {
     const before = this.pool.txpool.size + this.pool.stempool.size;
-    this.chain.atHead(({ view }) =>
+    const report = this.chain.atHead(({ view }) =>
       monitorTick(this.pool, this.epoch, cachedView(view), Date.now(), {
         embargoJitter: randomInt(EMBARGO_JITTER_SECS + 1),
         stemRoll: randomInt(100),
-        relay: null,
+        relay: this.pickRelay(),
       }),
     );
+    this.relay(report.fluffed);
+    for (const e of report.embargoes) if (e.ok) this.relay(e.outcome);
     if (this.pool.txpool.size + this.pool.stempool.size !== before) this.changed();
   }
 
