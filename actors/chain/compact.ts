@@ -2,6 +2,16 @@
 // horizon makes unreachable — spent outputs and their range proofs below the horizon header
 // (unless spent after it, so a reorg within the horizon can still restore them) and, outside
 // archive mode, the full blocks below the horizon. All in one transaction.
+//
+// One deliberate difference: Epic deletes the full blocks below the horizon header (the new
+// tail), so right after a compaction it can serve only horizon + 1 blocks to GetBlock and
+// GetCompactBlock. We keep COMPACTION_SLACK (60) more below the tail, so every height from
+// head − horizon − 60 stays servable at all times: a peer whose header head is up to 60 blocks
+// behind ours can still body-sync from us instead of falling back to a state sync. The tail,
+// the spent indexes and the txhashset are compacted exactly as Epic does; the blocks kept
+// below the tail are only ever read, never rewound (their spent indexes are gone). The node
+// API reads them too, so /v1/blocks and get_block answer for those 60 heights where Epic says
+// NotFound.
 import { ChainError } from './errors.js';
 import type { ChainStore } from './store.js';
 
@@ -21,7 +31,9 @@ export function compactChain(store: ChainStore, archiveMode: boolean): boolean {
   store.transaction(() => {
     store.txhashset.compact(horizonHeader.header.outputMmrSize, spentAbove(store, horizonHeight));
     if (archiveMode) return;
-    store.deleteBlocksBelow(horizonHeight);
+    store.deleteSpentBelow(horizonHeight);
+    const keepFrom = horizonHeight - COMPACTION_SLACK;
+    if (keepFrom > 0n) store.deleteBlocksBelow(keepFrom);
     store.setTip('tail', horizonHeader.hash);
   });
   return true;

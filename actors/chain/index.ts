@@ -41,6 +41,10 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       validateChain: () => chain.validateChain(),
       compactChain: () => chain.compactChain(),
       read: (req) => chain.read(req),
+      locator: () => chain.locator(),
+      headersForLocator: (req) => chain.headersForLocator(req.locator, req.offset),
+      blockByHash: (req) => chain.blockByHash(req.hash),
+      compactBlockByHash: (req) => chain.compactBlockByHash(req.hash),
     },
     () => {
       chain.close();

@@ -1,7 +1,7 @@
 // The chain actor's protocol: every request it accepts and the reply each gets.
 import type { ChainType } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
-import type { BlockHeader } from '../../core/types/block.js';
+import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Difficulty, Policy } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 
@@ -106,6 +106,26 @@ export interface ChainProtocol {
     req: { output: Uint8Array; kernel: Uint8Array; txs: Uint8Array[] };
     res: JsonValue;
   };
+  /**
+   * Epic's header-sync locator for our header head (`header_sync.rs` `get_locator`): the head's
+   * hash, then the header chain's hashes at head − 2, − 6, − 14, … (at most 20), genesis last.
+   */
+  locator: { req: Empty; res: { hashes: Uint8Array[] } };
+  /**
+   * Epic's answer to GetHeaders (offset 0) and GetHeadersFastSync (the message's u8 offset):
+   * up to 512 headers of our header chain from the first locator hash on it + 1 + 512 × offset.
+   * Empty when there is nothing to send — no locator hash on our chain, a page above our
+   * header head, or a locator/offset the wire cannot carry; the caller closes the connection
+   * then, because Epic bans a peer that sends an empty list.
+   */
+  headersForLocator: {
+    req: { locator: readonly Uint8Array[]; offset: number };
+    res: { headers: BlockHeader[] };
+  };
+  /** The full block with this hash, on any fork, while the store keeps it; null otherwise. */
+  blockByHash: { req: { hash: Uint8Array }; res: Block | null };
+  /** Epic's CompactBlock of that block under a fresh random nonce; null when it is not kept. */
+  compactBlockByHash: { req: { hash: Uint8Array }; res: CompactBlock | null };
 }
 
 /** What the chain actor publishes: its head, at start and after every change. */

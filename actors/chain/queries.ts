@@ -3,16 +3,16 @@
 // the printable builders (core/serde/printable_*.ts) so they cross the actor's thread as data;
 // domain failures come back as Epic's error variants, never as exceptions.
 import { randomBytes } from 'node:crypto';
-import { compareBytes, equalBytes, toHex } from '../../core/bytes.js';
-import { shortId } from '../../core/hash/ids.js';
+import { equalBytes, toHex } from '../../core/bytes.js';
+import { compactBlockOf } from '../../core/chain/compact_block.js';
 import type { JsonValue } from '../../core/json/value.js';
 import type { MmrBackend } from '../../core/mmr/backend.js';
 import type { MerkleProof } from '../../core/mmr/merkle_proof.js';
 import { merkleProofToHex } from '../../core/mmr/merkle_proof.js';
 import { Mmr } from '../../core/mmr/mmr.js';
 import { hashLeaf } from '../../core/mmr/node_hash.js';
-import { decode, encode, hashOf } from '../../core/ser/codec.js';
-import { readKernel, writeInput, writeKernel } from '../../core/ser/transaction.js';
+import { decode, encode } from '../../core/ser/codec.js';
+import { readKernel, writeInput } from '../../core/ser/transaction.js';
 import {
   blockPrintable,
   compactBlockPrintable,
@@ -148,19 +148,16 @@ export class ChainQueries {
     return this.blockPrintable(block, h.hash, proof, merkle);
   }
 
-  /** Epic's CompactBlock of a stored block: a fresh random nonce keys the short ids. */
+  /**
+   * Epic's CompactBlock of a stored block (a fresh random nonce keys the short ids), printed
+   * in the compact block's own order: short ids sorted by their hash, as the wire has them.
+   */
   private compactBlockJson(h: StoredHeader): JsonValue {
     const block = this.store.block(h.hash) ?? notFound();
     const nonce = new DataView(randomBytes(8).buffer).getBigUint64(0);
-    const params = this.store.params;
-    const coinbase = block.body.outputs.filter((o) => o.features === 'Coinbase');
-    const kernFull = block.body.kernels.filter((k) => k.features.kind === 'Coinbase');
-    const kernIds = block.body.kernels
-      .filter((k) => k.features.kind !== 'Coinbase')
-      .map((k) => shortId(hashOf(writeKernel, k, params), h.hash, nonce))
-      .sort(compareBytes);
-    const outFull = coinbase.map((o) => this.outputJson(o, block.header, false, true));
-    return compactBlockPrintable(block.header, h.hash, outFull, kernFull, kernIds);
+    const cb = compactBlockOf(block, h.hash, nonce, this.store.params);
+    const outFull = cb.body.outFull.map((o) => this.outputJson(o, block.header, false, true));
+    return compactBlockPrintable(block.header, h.hash, outFull, cb.body.kernFull, cb.body.kernIds);
   }
 
   private blockPrintable(block: Block, hash: Uint8Array, proof: boolean, merkle: boolean) {

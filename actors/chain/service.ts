@@ -10,6 +10,7 @@ import { decode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
 import { readKernel, readOutput, readTransaction } from '../../core/ser/transaction.js';
 import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
+import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
@@ -25,6 +26,7 @@ import { blockTemplate, finalizeTemplate } from './mining.js';
 import { OrphanPool } from './orphans.js';
 import { type PipelineContext, processBlock } from './pipeline.js';
 import { ChainQueries } from './queries.js';
+import { ChainServing } from './serving.js';
 import { ChainStore } from './store.js';
 import { validateChain } from './validate.js';
 import type { BlockVerifier } from './verifier.js';
@@ -46,6 +48,8 @@ export interface ChainServiceOptions {
   readonly compactionRoll?: () => boolean;
   /** The compaction (default: compact.ts); tests inject a failing one here. */
   readonly compact?: typeof compactChain;
+  /** Draws each compact block's nonce (default: random, as Epic); tests pin it. */
+  readonly compactNonce?: () => bigint;
 }
 
 const epicCompactionRoll = (): boolean => Math.random() * COMPACTION_ODDS < 1;
@@ -57,6 +61,7 @@ export class ChainService {
   private readonly orphans = new OrphanPool();
   private readonly archiveMode: boolean;
   private readonly queries: ChainQueries;
+  private readonly serving: ChainServing;
   /** Blocks are processed one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly log: ChainLog;
@@ -73,6 +78,7 @@ export class ChainService {
     this.archiveMode = init.archiveMode;
     this.store = new ChainStore(init.dbRoot, this.params);
     this.queries = new ChainQueries(this.store);
+    this.serving = new ChainServing(this.store, options.compactNonce);
     this.ctx = {
       store: this.store,
       params: this.params,
@@ -190,6 +196,24 @@ export class ChainService {
   /** The node API's chain reads (queries.ts). */
   read(q: ChainRead): ReadResult {
     return this.queries.run(q);
+  }
+
+  /** Our header-sync locator (serving.ts). */
+  locator(): { hashes: Uint8Array[] } {
+    return this.serving.locator();
+  }
+
+  /** The headers a peer's locator and offset ask for; empty when none can be sent. */
+  headersForLocator(locator: readonly Uint8Array[], offset: number): { headers: BlockHeader[] } {
+    return this.serving.headersForLocator(locator, offset);
+  }
+
+  blockByHash(hash: Uint8Array): Block | null {
+    return this.serving.blockByHash(hash);
+  }
+
+  compactBlockByHash(hash: Uint8Array): CompactBlock | null {
+    return this.serving.compactBlockByHash(hash);
   }
 
   close(): void {

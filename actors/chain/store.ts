@@ -122,6 +122,14 @@ export class ChainStore {
     }
   }
 
+  /**
+   * Runs the reads of `fn` in one SQLite read transaction (a savepoint inside one already open),
+   * so a multi-row answer comes from one snapshot even if another connection writes meanwhile.
+   */
+  read<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   // ---- headers --------------------------------------------------------------------------
 
   header(hash: Uint8Array): StoredHeader | undefined {
@@ -183,10 +191,15 @@ export class ChainStore {
     this.st.putSpent.run(hash, encodeSpent(spent));
   }
 
-  /** Forgets full blocks and spent indexes below `height` (headers and sums stay). */
+  /** Forgets full blocks below `height`, forks included (headers, sums and spent indexes stay). */
   deleteBlocksBelow(height: bigint): void {
     const below = 'SELECT hash FROM headers WHERE height < ?';
     this.db.prepare(`DELETE FROM blocks WHERE hash IN (${below})`).run(Number(height));
+  }
+
+  /** Forgets the spent indexes below `height`: no rewind can reach those blocks any more. */
+  deleteSpentBelow(height: bigint): void {
+    const below = 'SELECT hash FROM headers WHERE height < ?';
     this.db.prepare(`DELETE FROM spent WHERE hash IN (${below})`).run(Number(height));
   }
 

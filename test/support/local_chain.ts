@@ -14,6 +14,7 @@ import type { Block } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { WorkPool } from '../../runtime/index.js';
 import { AUTO, mineWith, type TemplateSource } from './miner.js';
+import { standInVerifier } from './stand_ins.js';
 
 export interface LocalChain {
   readonly dbRoot: string;
@@ -28,11 +29,19 @@ export interface LocalChain {
 
 export interface LocalChainOptions extends ChainServiceOptions {
   readonly archiveMode?: boolean;
+  /**
+   * Fast long chains (stand_ins.ts): blocks 60 s apart (difficulty stays at the floor, no
+   * timestamp runs into the future), stand-in proofs of work and coinbase range proofs that
+   * this chain's verifier accepts unchecked; everything else is validated as usual.
+   */
+  readonly standIns?: boolean;
 }
 
 /** A chain on automated testing; `opts` also reach the service (foundation, compaction, log). */
 export function localChain(opts: LocalChainOptions = {}): LocalChain {
-  const { archiveMode, ...serviceOptions } = opts;
+  const { archiveMode, standIns, ...serviceOptions } = opts;
+  const fast = standIns === true;
+  const mineOpts = { templateTime: fast, standIns: fast };
   const dbRoot = mkdtempSync(join(tmpdir(), 'mwnode-chain-'));
   const pool = new WorkPool({ threads: 1 });
   const service = new ChainService(
@@ -43,7 +52,7 @@ export function localChain(opts: LocalChainOptions = {}): LocalChain {
       powPolicy: { cuckatoo: 100 },
       archiveMode: archiveMode ?? false,
     },
-    poolVerifier(pool, 'automated'),
+    fast ? standInVerifier(poolVerifier(pool, 'automated')) : poolVerifier(pool, 'automated'),
     serviceOptions,
   );
   const sourceWith = (txs: readonly Transaction[]): TemplateSource => {
@@ -64,8 +73,8 @@ export function localChain(opts: LocalChainOptions = {}): LocalChain {
     dbRoot,
     service,
     submit,
-    mineNext: async (txs = []) => submit(await mineWith(sourceWith(txs))),
-    mineBlock: (txs = []) => mineWith(sourceWith(txs)),
+    mineNext: async (txs = []) => submit(await mineWith(sourceWith(txs), mineOpts)),
+    mineBlock: (txs = []) => mineWith(sourceWith(txs), mineOpts),
     close: async () => {
       service.close();
       await pool.close();

@@ -18,6 +18,7 @@ import { difficultyFromJson } from '../../core/serde/pow.js';
 import { kernelToJson, outputToJson, transactionFromJson } from '../../core/serde/transaction.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import { AUTO_REWARD, autoCoinbase, makeCoinbase } from './coinbases.js';
+import { standInCoinbase, withStandInProof } from './stand_ins.js';
 
 export const AUTO = CHAIN_PARAMS.automated;
 
@@ -94,6 +95,17 @@ export interface MineOptions {
   readonly keyIndex?: number;
   /** Coinbase value (default: the reward plus the template transactions' fees). */
   readonly value?: bigint;
+  /**
+   * Keep the template's timestamp (parent + 60 s) instead of the finalized one (the clock), so
+   * difficulty stays at the floor however fast a test mines: a long chain mined in seconds
+   * would otherwise raise it block after block.
+   */
+  readonly templateTime?: boolean;
+  /**
+   * Neither solve nor prove (stand_ins.ts): a stand-in proof of work and coinbase range proof,
+   * for a chain whose verifier accepts them (local_chain's `standIns`).
+   */
+  readonly standIns?: boolean;
 }
 
 /** Steps 1–2 and the solving: a valid next block (unless `value` says otherwise). */
@@ -106,15 +118,30 @@ export async function mineWith(source: TemplateSource, opts: MineOptions = {}): 
     .map((t, i) => transactionFromJson(t, `transactions[${i}]`))
     .reduce((sum, tx) => sum + totalFees(tx.body.kernels), 0n);
   const value = opts.value ?? AUTO_REWARD + fees;
-  const coinbase = value === AUTO_REWARD ? autoCoinbase(index) : makeCoinbase(index, value);
+  const coinbase =
+    opts.standIns === true
+      ? standInCoinbase(index, value)
+      : value === AUTO_REWARD
+        ? autoCoinbase(index)
+        : makeCoinbase(index, value);
   const finalized = (await source.finalize(coinbase)) as { [k: string]: JsonValue };
-  const header = headerFromJson(finalized.header, 'header', AUTO);
+  const finalizedHeader = headerFromJson(finalized.header, 'header', AUTO);
+  const header =
+    opts.templateTime === true
+      ? {
+          ...finalizedHeader,
+          timestamp: headerFromJson(template.header, 'template header', AUTO).timestamp,
+        }
+      : finalizedHeader;
   const txs = (finalized.transactions as JsonValue[]).map((t, i) =>
     transactionFromJson(t, `transactions[${i}]`),
   );
   const target = difficultyFromJson(template.block_difficulty, 'block_difficulty');
   // Automated-testing Cuckoo proofs (9 edge bits) are booked as Cuckaroo.
-  const solved = solve(header, target.cuckaroo ?? 0n);
+  const solved =
+    opts.standIns === true
+      ? withStandInProof(header, AUTO.minEdgeBits)
+      : solve(header, target.cuckaroo ?? 0n);
   const { body } = buildBlockBody(txs, [coinbase]);
   return { header: solved, body };
 }

@@ -1,6 +1,8 @@
 // compact_chain on a real chain database: a no-op until the head is horizon + 60 blocks above
-// the tail, then the tail moves to the horizon and, outside archive mode, the older blocks go;
-// the state still validates and new blocks still apply.
+// the tail, then the tail moves to the horizon and, outside archive mode, the spent indexes
+// below it go, and the blocks more than 60 below it (we keep 60 more than Epic so peers up to
+// 60 blocks behind can still fetch them; serve.test.ts checks that on a longer chain); the
+// state still validates and new blocks still apply.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -61,8 +63,10 @@ describe('compact_chain', { timeout: 300_000 }, () => {
     assert.equal(value(chain, OUTPUT_NODES), outputs - 2);
     assert.equal(value(chain, PROOF_NODES), proofs - 2);
     assert.equal(value(chain, 'SELECT group_concat(pos) FROM mmr_output_prune') as unknown, '3');
-    // Heights 60…130 keep their blocks; 0…59 lose them; every header stays.
-    assert.equal(value(chain, 'SELECT count(*) FROM blocks'), 71);
+    // Every block stays (the first one dropped is below 60 − 60 = 0), every header stays; the
+    // spent indexes (one row per block) below the new tail, 60, go.
+    assert.equal(value(chain, 'SELECT count(*) FROM blocks'), DUE + 1);
+    assert.equal(value(chain, 'SELECT count(*) FROM spent'), DUE + 1 - 60);
     assert.equal(value(chain, 'SELECT count(*) FROM headers'), DUE + 1);
     assert.equal(
       value(
