@@ -4,6 +4,7 @@
 
 import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
+import { formatPeerAddr } from '../actors/peers/addr.js';
 import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
@@ -77,6 +78,18 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       });
   peers.watch('started', () => {
     if (head !== null) void headToPeers(head);
+  });
+  // The pool's transactions go out through the peers actor; the pool picks its Dandelion relay
+  // among the outbound peers the peers actor lists (events bridge the two: the peers actor asks
+  // the pool, so the pool cannot ask it).
+  pool.watch('relayTx', (r) => {
+    peers.ask('relayTx', r).catch((e: unknown) => {
+      log('peers_relay_failed', { error: e instanceof Error ? e.message : String(e) });
+    });
+  });
+  peers.watch('connected', (list) => {
+    const addrs = list.filter((p) => p.direction === 'Outbound').map((p) => formatPeerAddr(p.addr));
+    pool.ask('outboundPeers', { addrs }).catch(() => {});
   });
   chain.watch('head', (h) => {
     head = h;

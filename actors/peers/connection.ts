@@ -78,7 +78,15 @@ export class Connection {
       this.droppedSends += 1;
       return false;
     }
-    const frame = encodeFrame(m, this.version, this.params);
+    let frame: Uint8Array;
+    try {
+      frame = encodeFrame(m, this.version, this.params);
+    } catch {
+      // Over its type's cap (e.g. a compact block with several full outputs on a test chain):
+      // Epic cannot send it either; the peer falls back to asking for the full block.
+      this.droppedSends += 1;
+      return false;
+    }
     if (
       this.queuedFrames + 1 > SEND_QUEUE_FRAMES ||
       this.queuedBytes + frame.length > SEND_QUEUE_BYTES
@@ -94,6 +102,16 @@ export class Connection {
       this.queuedBytes -= frame.length;
     });
     return true;
+  }
+
+  /** Whether `m` is within its type's size cap in this connection's version. */
+  fits(m: P2pMessage): boolean {
+    try {
+      encodeFrame(m, this.version, this.params);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Sends `m`, then ends the connection once it is written (or after a second at most). */

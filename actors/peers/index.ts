@@ -3,7 +3,10 @@
 // pool.
 import { chainParams } from '../../core/chain_type.js';
 import { genesisHeader } from '../../core/genesis.js';
+import type { MsgParams } from '../../core/p2p/msg.js';
+import { decode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
+import { readTransaction } from '../../core/ser/transaction.js';
 import { log } from '../../node/log.js';
 import {
   type ActorContext,
@@ -22,10 +25,12 @@ import { Relay } from './relay.js';
 import { Seeder } from './seeder.js';
 import { seedSource } from './seeds.js';
 import { PeersService } from './service.js';
-import { relaySources } from './sources.js';
+import { relaySources, serveSources, txSources } from './sources.js';
+import { TxRelay } from './tx_relay.js';
 
 /** The live half of the actor: absent in store-only tests. */
 interface P2p {
+  readonly params: MsgParams;
   readonly network: Network;
   readonly listener: Listener;
   readonly seeder: Seeder;
@@ -48,6 +53,12 @@ export function peersHandlers(
     setHead: (head) => {
       p2p?.network.setHead({ totalDifficulty: head.totalDifficulty, height: head.height });
       if (head.header !== undefined) p2p?.network.announce(head.header);
+      return null;
+    },
+    relayTx: (req) => {
+      if (p2p === null) return null;
+      const tx = decode(readTransaction, req.tx, 2, p2p.params, 'transaction');
+      p2p.network.relayTx(tx, req.kind === 'stem' ? req.to : null);
       return null;
     },
     p2pPort: () => p2p?.listener.port ?? null,
@@ -80,8 +91,9 @@ async function startP2p(
       deny: p2p.deny,
       stuckAfterMs: STUCK_PEER_MS,
       head: p2p.head,
-      sources: null,
+      sources: serveSources(chain, pool),
       relay: new Relay(relaySources(chain, pool, params), params, log),
+      txRelay: new TxRelay(txSources(pool, params), params),
       onChange: (list) => ctx.publish('connected', list),
       log,
     },
@@ -115,7 +127,7 @@ async function startP2p(
     peers.now,
   );
   void seeder.start();
-  return { network, listener, seeder };
+  return { params, network, listener, seeder };
 }
 
 export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = async (

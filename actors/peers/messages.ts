@@ -5,6 +5,7 @@ import type { ChainType } from '../../core/chain_type.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
+import type { TxRelay as TxRelayOrder } from '../pool/messages.js';
 import type { PeerAddr } from './addr.js';
 import type { LocalHead } from './peer.js';
 import type { PeerResult } from './service.js';
@@ -39,6 +40,8 @@ export interface PeersProtocol {
    * announced to the peers that do not have the block.
    */
   setHead: { req: LocalHead & { readonly header?: BlockHeader }; res: null };
+  /** A transaction from the pool for the network (fluff to all, or stem to one relay). */
+  relayTx: { req: TxRelayOrder; res: null };
   /** The port the P2P listener is bound to (null: no listener). */
   p2pPort: { req: Empty; res: number | null };
   /** Onion addresses announced by connected peers, ours excluded: none yet (no Tor). */

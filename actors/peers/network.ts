@@ -8,6 +8,7 @@ import type { MsgParams } from '../../core/p2p/msg.js';
 import { MAX_PEER_ADDRS } from '../../core/p2p/msg_type.js';
 import type { Hand, P2pMessage } from '../../core/p2p/types.js';
 import type { BlockHeader } from '../../core/types/block.js';
+import type { Transaction } from '../../core/types/transaction.js';
 import { formatPeerAddr, fromWire, isPublic, type PeerAddr, peerKey, toWire } from './addr.js';
 import type { Connection } from './connection.js';
 import { CONNECT_TIMEOUT_MS, dial } from './dialer.js';
@@ -19,6 +20,7 @@ import type { Relay, RelayPeer } from './relay.js';
 import { ServeQueue, type ServeSources } from './serve.js';
 import type { Clock } from './service.js';
 import type { PeerStore } from './store.js';
+import type { TxPeer, TxRelay } from './tx_relay.js';
 import {
   BAD_HANDSHAKE,
   BAN_REASONS,
@@ -67,6 +69,8 @@ export interface NetworkOptions {
   readonly sources: ServeSources | null;
   /** Where received blocks go, and how new heads are announced. */
   readonly relay: Relay | null;
+  /** Where received transactions go, and how the pool's are sent. */
+  readonly txRelay: TxRelay | null;
   readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: Log;
 }
@@ -237,6 +241,7 @@ export class Network implements InboundHost {
             this.o.sources,
             (m) => conn.send(m),
             (reason) => conn.close(reason),
+            (m) => conn.fits(m),
           );
     const peer: LivePeer = new LivePeer(conn, addr, hello, direction, {
       head: () => this.head,
@@ -245,6 +250,7 @@ export class Network implements InboundHost {
       onMessage: (m) => {
         if (serve?.offer(m) === true) return;
         if (this.o.relay?.offer(this.relayPeer(peer), m) === true) return;
+        if (this.o.txRelay?.offer(this.txPeer(peer), m) === true) return;
         this.onMessage(peer, m);
       },
       onClose: (reason) => this.closed(key, peer, reason),
@@ -339,6 +345,24 @@ export class Network implements InboundHost {
       reason: banReasonName(reason),
     });
     this.disconnectBanned(peer.addr, reason);
+  }
+
+  /** A transaction the pool fluffed (to every peer) or stemmed (to its relay, else fluffed). */
+  relayTx(tx: Transaction, stemTo: string | null): void {
+    const r = this.o.txRelay;
+    if (r === null) return;
+    const peers = this.peers().map((p) => this.txPeer(p));
+    if (stemTo !== null && r.stem(tx, stemTo, peers)) return;
+    r.fluff(tx, peers);
+  }
+
+  private txPeer(peer: LivePeer): TxPeer {
+    return {
+      knownTx: peer.knownTx,
+      capabilities: peer.hello.capabilities,
+      addr: formatPeerAddr(peer.addr),
+      send: (m) => peer.conn.send(m),
+    };
   }
 
   private relayPeer(peer: LivePeer): RelayPeer {

@@ -38,6 +38,8 @@ export class LivePeer {
   readonly direction: Direction;
   /** Block hashes this peer has (sent us, or was sent): no announcement of those to it. */
   readonly known = new KnownHashes();
+  /** Kernel hashes of transactions this peer has (sent us, or was sent). */
+  readonly knownTx = new KnownHashes();
   private readonly hooks: LivePeerHooks;
   private totalDifficulty: Difficulty;
   private height = 0n;

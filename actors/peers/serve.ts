@@ -76,19 +76,34 @@ export class ServeQueue {
   private readonly sources: ServeSources;
   private readonly send: (m: P2pMessage) => void;
   private readonly close: (reason: string) => void;
+  private readonly fits: (m: P2pMessage) => boolean;
   private tail: Promise<void> = Promise.resolve();
   private waiting = 0;
   /** Requests dropped because the queue was full or a source failed. */
   dropped = 0;
 
+  /** `fits`: whether a message is within its type's size cap for this peer. */
   constructor(
     sources: ServeSources,
     send: (m: P2pMessage) => void,
     close: (reason: string) => void,
+    fits: (m: P2pMessage) => boolean = () => true,
   ) {
     this.sources = sources;
     this.send = send;
     this.close = close;
+    this.fits = fits;
+  }
+
+  /**
+   * A compact block over its type's cap (a block with several full outputs, e.g. a foundation
+   * block on a test chain, which Epic cannot send either) goes as the full Block instead: an
+   * unsolicited Block is accepted by Epic and by us.
+   */
+  private async sendable(reply: P2pMessage, request: P2pMessage): Promise<P2pMessage> {
+    if (request.type !== 'GetCompactBlock' || this.fits(reply)) return reply;
+    const block = await this.sources.block(request.hash);
+    return block === null ? reply : { type: 'Block', block };
   }
 
   /** True when `m` is a request this queue serves (taken or dropped); false otherwise. */
@@ -103,7 +118,7 @@ export class ServeQueue {
       try {
         const outcome = await serveRequest(m, this.sources);
         if (outcome === null) return;
-        if ('reply' in outcome) this.send(outcome.reply);
+        if ('reply' in outcome) this.send(await this.sendable(outcome.reply, m));
         else if ('close' in outcome) this.close(outcome.close);
       } catch {
         this.dropped += 1;

@@ -4,10 +4,13 @@
 import type { MsgParams } from '../../core/p2p/msg.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
+import { writeTransaction } from '../../core/ser/transaction.js';
 import type { LinkedActor } from '../../runtime/index.js';
 import type { ChainProtocol } from '../chain/messages.js';
 import type { PoolProtocol } from '../pool/messages.js';
 import type { RelaySources } from './relay.js';
+import type { ServeSources } from './serve.js';
+import type { TxSources } from './tx_relay.js';
 
 /** How long one ask of the P2P layer may wait: a peer that waits longer asks elsewhere. */
 const ASK_MS = 10_000;
@@ -41,5 +44,30 @@ export function relaySources(
         { blockHash: hash, nonce: cb.nonce, kernIds: [...cb.body.kernIds] },
         { deadlineMs: ASK_MS },
       ),
+  };
+}
+
+export function serveSources(
+  chain: LinkedActor<ChainProtocol>,
+  pool: LinkedActor<PoolProtocol>,
+): ServeSources {
+  const opts = { deadlineMs: ASK_MS };
+  return {
+    headersForLocator: async (locator, offset) =>
+      (await chain.ask('headersForLocator', { locator: [...locator], offset }, opts)).headers,
+    block: (hash) => chain.ask('blockByHash', { hash }, opts),
+    compactBlock: (hash) => chain.ask('compactBlockByHash', { hash }, opts),
+    transaction: (hash) => pool.ask('txByKernelHash', { hash }, opts),
+  };
+}
+
+export function txSources(pool: LinkedActor<PoolProtocol>, params: MsgParams): TxSources {
+  const opts = { deadlineMs: ASK_MS };
+  return {
+    push: async (tx, fluff) => {
+      const bytes = encode(writeTransaction, tx, 2, params);
+      await pool.ask('pushTransaction', { tx: bytes, fluff, source: 'Broadcast' }, opts);
+    },
+    has: async (hash) => (await pool.ask('txByKernelHash', { hash }, opts)) !== null,
   };
 }

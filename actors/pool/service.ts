@@ -99,7 +99,9 @@ export class PoolService {
   }
 
   private pickRelay(): string | null {
-    return this.outbound.length === 0 ? null : (this.outbound[randomInt(this.outbound.length)] ?? null);
+    return this.outbound.length === 0
+      ? null
+      : (this.outbound[randomInt(this.outbound.length)] ?? null);
   }
 
   /** Publishes what an admission asks the network to do with the transaction as received. */

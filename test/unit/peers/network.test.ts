@@ -42,6 +42,7 @@ async function setup(o: { stuckAfterMs: number; maxInbound: number }) {
       head: { totalDifficulty: OURS, height: 10n },
       sources: null,
       relay: null,
+      txRelay: null,
       onChange: (list) => {
         published = list;
       },
