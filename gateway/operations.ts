@@ -2,6 +2,7 @@
 // read the state it published), shape the reply with a view. "Same payloads on /v1 and /v2"
 // holds by construction.
 import type { ChainHeadInfo } from '../actors/chain/messages.js';
+import type { SyncStatus } from '../actors/peers/sync.js';
 import { CHAIN_PARAMS, type ChainParams, type ChainType } from '../core/chain_type.js';
 import { sealJson } from '../core/json/sealed.js';
 import type { JsonValue } from '../core/json/value.js';
@@ -16,7 +17,7 @@ import { isBusy } from './errors.js';
 import { type PeerOperations, peerOperations } from './peer_ops.js';
 import { type PoolRestOperations, poolRestOperations } from './pool_rest.js';
 import { ROUTE_INDEX } from './routes.js';
-import type { Services } from './services.js';
+import { NO_SYNC, type Services } from './services.js';
 import { TemplateCache } from './template_cache.js';
 import { statusView, tipView, versionView } from './views.js';
 
@@ -58,19 +59,22 @@ export interface NodeIdentity {
  */
 function headViews(
   identity: NodeIdentity,
-): (head: ChainHeadInfo, connections: number) => HeadViews {
-  let last: { head: ChainHeadInfo; connections: number; views: HeadViews } | null = null;
-  return (head, connections) => {
-    if (last?.head === head && last.connections === connections) return last.views;
+): (head: ChainHeadInfo, connections: number, sync: SyncStatus) => HeadViews {
+  let last: {
+    head: ChainHeadInfo;
+    connections: number;
+    sync: SyncStatus;
+    views: HeadViews;
+  } | null = null;
+  return (head, connections, sync) => {
+    if (last?.head === head && last.connections === connections && last.sync === sync)
+      return last.views;
     const views = {
       tip: sealJson(tipView(head.tip)),
-      // There is no sync yet (later items of issue 17): `no_sync` with or without peers.
-      status: sealJson(
-        statusView({ head, userAgent: identity.userAgent, connections, syncStatus: 'no_sync' }),
-      ),
+      status: sealJson(statusView({ head, userAgent: identity.userAgent, connections, sync })),
       version: sealJson(versionView(head)),
     };
-    last = { head, connections, views };
+    last = { head, connections, sync, views };
     return views;
   };
 }
@@ -143,6 +147,7 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
     viewsOf(
       services.head() ?? (await services.chain('getHead', {})),
       services.connectedPeers().length,
+      services.syncStatus?.() ?? NO_SYNC,
     );
   return {
     chainParams: CHAIN_PARAMS[identity.chainType],

@@ -2,6 +2,7 @@
 // publish. The node wires these to the runtime; tests may wire them to in-thread actors.
 import type { ChainHeadInfo, ChainProtocol } from '../actors/chain/messages.js';
 import type { ConnectedPeer, PeersProtocol } from '../actors/peers/messages.js';
+import type { SyncStatus } from '../actors/peers/sync.js';
 import type { PoolProtocol } from '../actors/pool/messages.js';
 
 /** An actor protocol: message kind → request and reply types. */
@@ -29,7 +30,15 @@ export interface Services {
    * array at every change, so reply caches may key on it. Empty before the first event.
    */
   readonly connectedPeers: () => readonly ConnectedPeer[];
+  /**
+   * The sync state as the peers actor last published it (its `sync` event), a new object at every
+   * change; absent (tests without a P2P layer) means `no_sync`.
+   */
+  readonly syncStatus?: () => SyncStatus;
 }
+
+/** Before the first `sync` event: one shared object, so caches keyed on it stay put. */
+export const NO_SYNC: SyncStatus = Object.freeze({ status: 'no_sync' });
 
 /** Facts about this build that answers include. */
 export const NODE_INFO = {

@@ -1,6 +1,7 @@
 // JSON shapes of the node API's records (node-api reference §7), keys in declaration order.
 // `/v2` re-sorts keys when it prints; `/v1` prints them as built here.
 import type { ChainHeadInfo, ChainTip } from '../actors/chain/messages.js';
+import { type SyncStatus, syncInfo } from '../actors/peers/sync.js';
 import { toHex } from '../core/bytes.js';
 import { blocksToNextHalving, MAX_SUPPLY, supplyInCoins } from '../core/consensus/supply.js';
 import type { JsonValue } from '../core/json/value.js';
@@ -20,7 +21,7 @@ export interface StatusInputs {
   readonly head: ChainHeadInfo;
   readonly userAgent: string;
   readonly connections: number;
-  readonly syncStatus: string;
+  readonly sync: SyncStatus;
 }
 
 /** `sync_info` is left out entirely while the node is not syncing (Epic omits it). */
@@ -31,11 +32,18 @@ export function statusView(s: StatusInputs): JsonValue {
     user_agent: s.userAgent,
     connections: s.connections,
     tip: tipView(s.head.tip),
-    sync_status: s.syncStatus,
+    sync_status: s.sync.status,
+    ...syncInfoView(s.sync),
     supply: supplyInCoins(height),
     max_supply: MAX_SUPPLY,
     blocks_to_next_halving: blocksToNextHalving(height),
   };
+}
+
+/** Epic's `sync_info`, right after `sync_status`, only in the states that carry one. */
+function syncInfoView(s: SyncStatus): { sync_info?: JsonValue } {
+  const info = syncInfo(s);
+  return info === null ? {} : { sync_info: { ...info } };
 }
 
 export function versionView(head: ChainHeadInfo): JsonValue {

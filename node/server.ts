@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
 import { formatPeerAddr } from '../actors/peers/addr.js';
 import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
+import type { SyncStatus } from '../actors/peers/sync.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
 import { readApiSecrets } from '../config/secrets.js';
 import type { ServerConfig } from '../config/types.js';
 import { type Gateway, startGateway } from '../gateway/server.js';
-import { NO_PEERS, type Services } from '../gateway/services.js';
+import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
@@ -104,6 +105,10 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     poolGeneration = g;
   });
   let connected: readonly ConnectedPeer[] = NO_PEERS;
+  let sync: SyncStatus = NO_SYNC;
+  peers.watch('sync', (s) => {
+    sync = s;
+  });
   peers.watch('connected', (list) => {
     connected = list;
   });
@@ -115,6 +120,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     head: () => head,
     poolGeneration: () => poolGeneration,
     connectedPeers: () => connected,
+    syncStatus: () => sync,
   };
   let gateway: Gateway;
   try {

@@ -6,6 +6,7 @@ import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 import type { TxRelay as TxRelayOrder } from '../pool/messages.js';
+import type { SyncStatus } from './sync.js';
 import type { PeerAddr } from './addr.js';
 import type { LocalHead } from './peer.js';
 import type { PeerResult } from './service.js';
@@ -91,6 +92,8 @@ export interface PeersEvents {
   connected: ConnectedPeer[];
   /** Published at every start, restarts included: the node then sends the current head. */
   started: number;
+  /** The sync state (Epic's `sync_status` and `sync_info`), at start and after every change. */
+  sync: SyncStatus;
 }
 
 export const peersActor = actorModule<PeersProtocol, PeersInit, PeersEvents>(
