@@ -89,3 +89,15 @@ export const UNFIT = {
   alreadyInStore: 'already known in store',
   alreadyProcessed: 'already processed',
 } as const;
+
+/** Kinds that are not the sender's fault (Epic's `Error::is_bad_data` is false for them). */
+const NOT_BAD_DATA: ReadonlySet<ChainErrorKind> = new Set(['Unfit', 'Orphan', 'StoreErr', 'Other']);
+
+/**
+ * Epic's `is_bad_data` (`chain/src/error.rs`): whether a refusal proves the data invalid, so the
+ * P2P layer bans the peer that sent it. Unknown parents (Orphan), duplicates (Unfit), our own
+ * store's trouble and anything else (Other) are not bad data.
+ */
+export function isBadData(kind: ChainErrorKind): boolean {
+  return !NOT_BAD_DATA.has(kind);
+}

@@ -4,11 +4,18 @@
 //
 // Version 2 adds full blocks, block sums, the spent index and the output/kernel indexes; a
 // version-1 database (headers and tips only, at genesis) is upgraded in place.
+//
+// Version 3 keeps the header chain apart from the body: the header MMR of the header head's
+// chain (mmr_header_chain_*, created by header_chain.ts) and a 'sync_head' tip; 'header_head'
+// may then be ahead of 'head', and headers may be stored without a block. A version-2 database
+// is upgraded in place (ChainStore: the header chain copied from the body chain's header MMR,
+// the sync head set to the header head).
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
--- One row per header known to the node; bytes are the protocol-v2 full serialization.
+-- One row per header known to the node (validated; with or without its block); bytes are the
+-- protocol-v2 full serialization.
 CREATE TABLE IF NOT EXISTS headers (
   hash   BLOB PRIMARY KEY,        -- 32-byte block hash
   height INTEGER NOT NULL,        -- u64 height (SQLite integers are signed 64-bit: fine below 2^63)
@@ -16,7 +23,8 @@ CREATE TABLE IF NOT EXISTS headers (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS headers_by_height ON headers (height);
 
--- Named pointers into headers: 'head' (the body head), 'header_head' and 'tail'.
+-- Named pointers into headers: 'head' (the body head), 'header_head' (the most-work header chain,
+-- possibly ahead of the body), 'sync_head' (where header sync continues) and 'tail'.
 CREATE TABLE IF NOT EXISTS tips (
   name TEXT PRIMARY KEY,
   hash BLOB NOT NULL REFERENCES headers (hash)

@@ -23,6 +23,26 @@ export interface ChainHeadInfo {
 
 export type Empty = Record<string, never>;
 
+/** A head as header and body sync read it. */
+export interface HeadRef {
+  readonly height: bigint;
+  readonly hash: Uint8Array;
+  readonly totalDifficulty: Difficulty;
+}
+
+/**
+ * The chain's three heads. `head`: the body head, the most-work chain of full blocks (what
+ * getHead, getTip and get_status report, and all a handshake may advertise). `headerHead`: the
+ * most-work valid header chain, at least as much work as `head`, possibly ahead of it or on a
+ * fork whose bodies have not come. `syncHead`: where header sync continues from (moved by each
+ * syncHeaders batch that brings new headers; resetSyncHead puts it back on the header head).
+ */
+export interface SyncState {
+  readonly head: HeadRef;
+  readonly headerHead: HeadRef;
+  readonly syncHead: HeadRef;
+}
+
 /** Epic's outcome of an accepted block: it extends the head, replaces it (reorg), or not. */
 export type BlockStatus = 'next' | 'reorg' | 'fork';
 
@@ -107,10 +127,34 @@ export interface ChainProtocol {
     res: JsonValue;
   };
   /**
-   * Epic's header-sync locator for our header head (`header_sync.rs` `get_locator`): the head's
-   * hash, then the header chain's hashes at head − 2, − 6, − 14, … (at most 20), genesis last.
+   * Epic's header-sync locator (`header_sync.rs` `get_locator`) for our header head, or for the
+   * sync head with `from: 'sync_head'` (Epic's choice during header sync): the tip's hash, then
+   * its chain's hashes at tip − 2, − 6, − 14, … (at most 20), genesis last.
    */
-  locator: { req: Empty; res: { hashes: Uint8Array[] } };
+  locator: { req: { from?: 'header_head' | 'sync_head' }; res: { hashes: Uint8Array[] } };
+  /**
+   * Header sync (Epic's `sync_block_headers`): consecutive headers, lowest first, validated on
+   * their own — linkage to a stored header, checkpoints, version, time, seed, policy and
+   * bottles, difficulty and scaling, total difficulty, prev_root against the header MMR, and
+   * proof of work (one worker-pool batch per call). Headers already on the header chain are
+   * skipped, others already stored are not checked again. The valid ones are stored in one
+   * transaction; a batch ending with more work than the header head moves it (onto a fork if
+   * need be). The first invalid header stops the batch with a ChainError — after the headers
+   * before it are stored — whose kind `isBadData` classifies (the P2P layer bans on bad data).
+   */
+  syncHeaders: {
+    req: { headers: BlockHeader[] };
+    res: { headerHead: { height: bigint; hash: Uint8Array; totalDifficulty: Difficulty } };
+  };
+  /** The body head, header head and sync head. */
+  syncState: { req: Empty; res: SyncState };
+  /** Epic's `reset_sync_head`: the sync head back on the header head (header sync starts). */
+  resetSyncHead: { req: Empty; res: { syncHead: HeadRef } };
+  /**
+   * What body sync asks for: hashes of the header head's chain above the point where the body
+   * head's chain meets it, lowest first, blocks already stored skipped, at most `max`.
+   */
+  missingBodies: { req: { max: number }; res: { hashes: Uint8Array[] } };
   /**
    * Epic's answer to GetHeaders (offset 0) and GetHeadersFastSync (the message's u8 offset):
    * up to 512 headers of our header chain from the first locator hash on it + 1 + 512 × offset.

@@ -3,7 +3,7 @@
 // fork handling, maturity, UTXO, block sums, apply, roots and sizes — in one SQLite
 // transaction. Every refusal is a ChainError carrying Epic's text.
 import { equalBytes } from '../../core/bytes.js';
-import type { HeaderSource } from '../../core/chain/header_source.js';
+import { type HeaderSource, walkToHeight } from '../../core/chain/header_source.js';
 import { validateHeaderAfterPow, validateHeaderBeforePow } from '../../core/chain/next_header.js';
 import type { ChainParams } from '../../core/chain_type.js';
 import { hasMoreWork } from '../../core/consensus/difficulty.js';
@@ -20,6 +20,7 @@ import {
 } from '../../core/consensus/rewards.js';
 import { maturityCutoffHeight } from '../../core/consensus/rules.js';
 import {
+  checkCheckpoint,
   checkCoinbaseMaturity,
   ValidationError,
   validateBlockKernelRules,
@@ -37,6 +38,7 @@ import {
 import { headerHash } from '../../core/ser/header.js';
 import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
 import { ChainError, UNFIT } from './errors.js';
+import { advanceHeaderHead } from './header_sync.js';
 import type { ChainStore, StoredHeader } from './store.js';
 import { chainErrorOf } from './validation_errors.js';
 import type { BlockVerifier } from './verifier.js';
@@ -63,14 +65,17 @@ export interface Accepted {
 
 /** Reads the store as the pure header code wants it. */
 export function storeSource(store: ChainStore): HeaderSource {
-  return {
+  const source: HeaderSource = {
     byHash: (hash) => store.header(hash),
     ancestorAt: (from, height) => {
       const onMain = store.headerAtHeight(from.header.height);
-      if (onMain === undefined || !equalBytes(onMain.hash, from.hash)) return undefined;
+      // Off the head's chain (a fork, or headers ahead of the body): walk prev_hash links.
+      if (onMain === undefined || !equalBytes(onMain.hash, from.hash))
+        return walkToHeight({ byHash: source.byHash }, from, height);
       return store.headerAtHeight(height);
     },
   };
+  return source;
 }
 
 /** Epic's `check_known`: the head or its parent, or a block already stored. */
@@ -91,8 +96,28 @@ export async function processBlock(ctx: PipelineContext, block: Block): Promise<
   const header = block.header;
   const hash = headerHash(header, params);
   checkKnown(store, hash, header);
+  // A header already stored (header sync, or a fork block) passed these checks then, proof of
+  // work included; its hash covers every field. Epic's `process_block_header` likewise returns
+  // early for a known header and the block goes on as a body.
+  if (store.header(hash) === undefined) await validateNewHeader(ctx, hash, header);
+  const parent = store.header(header.prevHash);
+  if (parent === undefined) throw new ChainError('Orphan');
+  await validateBody(ctx, block, parent.header);
+  checkKnown(store, hash, header);
+  return applyToState(ctx, hash, block, parent);
+}
+
+/** Epic's `validate_header` for a header not stored yet; the proof verified in the pool. */
+async function validateNewHeader(
+  ctx: PipelineContext,
+  hash: Uint8Array,
+  header: BlockHeader,
+): Promise<void> {
+  const { store, params } = ctx;
   const headerCtx = { params, policy: ctx.policy, now: ctx.now(), skipPow: false };
   await guard(async () => {
+    // Epic's adapter checks the checkpoints before the chain sees a block.
+    checkCheckpoint(header.height, hash);
     validateHeaderBeforePow(header, hash, headerCtx);
   });
   const pow = await ctx.verifier.pow(header);
@@ -105,9 +130,6 @@ export async function processBlock(ctx: PipelineContext, block: Block): Promise<
       achieved: pow.difficulty,
     });
   });
-  await validateBody(ctx, block, parent.header);
-  checkKnown(store, hash, header);
-  return applyToState(ctx, hash, block, parent);
 }
 
 /** Runs `fn`, turning the pure code's errors into ChainErrors. */
@@ -185,9 +207,11 @@ function applyToState(
     }
     store.saveHeader(hash, block.header);
     store.saveBlock(hash, block, sums, spent);
+    // The header chain follows a block with more work than the header head, whatever the body
+    // does (Epic's `process_block_header`, which runs first for every block).
+    advanceHeaderHead(store, { hash, header: block.header });
     if (!moreWork) return { hash, status: 'fork', rewound };
     store.setTip('head', hash);
-    store.setTip('header_head', hash);
     const status = equalBytes(block.header.prevHash, head.hash) ? 'next' : 'reorg';
     return { hash, status, rewound };
   });

@@ -14,13 +14,16 @@ import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js
 import type { Transaction } from '../../core/types/transaction.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
+import { headRef, missingBodies, resetSyncHead, syncHeaders, tipOf } from './header_sync.js';
 import type {
   ChainHeadInfo,
   ChainInit,
   ChainRead,
   ChainTip,
+  HeadRef,
   ReadResult,
   SubmitReply,
+  SyncState,
 } from './messages.js';
 import { blockTemplate, finalizeTemplate } from './mining.js';
 import { OrphanPool } from './orphans.js';
@@ -62,7 +65,7 @@ export class ChainService {
   private readonly archiveMode: boolean;
   private readonly queries: ChainQueries;
   private readonly serving: ChainServing;
-  /** Blocks are processed one at a time, in arrival order. */
+  /** Blocks and header batches are processed one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly log: ChainLog;
   private readonly compactionRoll: () => boolean;
@@ -115,14 +118,43 @@ export class ChainService {
 
   /** Processes a block (then any orphans waiting for it); `onHead` runs when the head moved. */
   submitBlock(bytes: Uint8Array, onHead: () => void): Promise<SubmitReply> {
-    const run = async (): Promise<SubmitReply> => {
+    return this.inTurn(async () => {
       const block = decode(readBlock, bytes, V2, this.params, 'block');
       const reply = await this.accept(block, onHead);
       return reply;
-    };
+    });
+  }
+
+  /**
+   * Runs `run` after every block and header batch before it: both await the worker pool, and
+   * neither may see the store change under it meanwhile.
+   */
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
     const next = this.queue.then(run, run);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** A batch of headers from header sync (header_sync.ts); the header head afterwards. */
+  syncHeaders(headers: readonly BlockHeader[]): Promise<{ headerHead: HeadRef }> {
+    return this.inTurn(async () => ({ headerHead: await syncHeaders(this.ctx, headers) }));
+  }
+
+  syncState(): SyncState {
+    return this.store.read(() => ({
+      head: headRef(tipOf(this.store, 'head')),
+      headerHead: headRef(tipOf(this.store, 'header_head')),
+      syncHead: headRef(tipOf(this.store, 'sync_head')),
+    }));
+  }
+
+  resetSyncHead(): { syncHead: HeadRef } {
+    return { syncHead: resetSyncHead(this.store) };
+  }
+
+  /** Up to `max` hashes of header-chain blocks body sync should fetch, lowest first. */
+  missingBodies(max: number): { hashes: Uint8Array[] } {
+    return { hashes: missingBodies(this.store, max) };
   }
 
   private async accept(
@@ -198,9 +230,9 @@ export class ChainService {
     return this.queries.run(q);
   }
 
-  /** Our header-sync locator (serving.ts). */
-  locator(): { hashes: Uint8Array[] } {
-    return this.serving.locator();
+  /** Our header-sync locator from the header head or the sync head (serving.ts). */
+  locator(from: 'header_head' | 'sync_head' = 'header_head'): { hashes: Uint8Array[] } {
+    return this.serving.locator(from);
   }
 
   /** The headers a peer's locator and offset ask for; empty when none can be sent. */

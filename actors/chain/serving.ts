@@ -4,11 +4,12 @@
 // transaction, so a reply never mixes two states of the chain. Replies are plain data (headers,
 // blocks, bigints, bytes) that cross the actor's thread through the codec as they are.
 import { randomBytes } from 'node:crypto';
+import { equalBytes } from '../../core/bytes.js';
 import { compactBlockOf } from '../../core/chain/compact_block.js';
 import { type HeaderChainView, headerRangeFor, locatorHashes } from '../../core/chain/locator.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import { ChainError } from './errors.js';
-import type { ChainStore } from './store.js';
+import type { ChainStore, StoredHeader } from './store.js';
 
 /** A fresh random u64, as Epic draws one for each compact block it builds. */
 function randomNonce(): bigint {
@@ -37,13 +38,47 @@ export class ChainServing {
     const headHeight = head.header.height;
     return {
       headHeight,
-      hashAt: (height) => (height > headHeight ? null : store.txhashset.headerHashAt(height)),
+      hashAt: (height) => (height > headHeight ? null : store.headerChain.hashAt(height)),
       heightOf: (hash) => store.header(hash)?.header.height,
     };
   }
 
-  locator(): { hashes: Uint8Array[] } {
-    return this.store.read(() => ({ hashes: locatorHashes(this.headerChain()) }));
+  /**
+   * The sync head's chain: its own headers (by prev_hash) down to where it meets the header
+   * chain, the header MMR below. The walk is as long as the sync head's fork, which header sync
+   * keeps short: each batch that wins moves the header head there too.
+   */
+  private syncChain(): HeaderChainView {
+    const store = this.store;
+    const onChain = this.headerChain();
+    const syncHead = store.tip('sync_head');
+    if (syncHead === null) throw new ChainError('Other', 'no sync head in the store');
+    const headHeight = syncHead.header.height;
+    let cursor: StoredHeader | undefined = syncHead;
+    const own = new Map<bigint, Uint8Array>();
+    while (cursor !== undefined) {
+      const there = onChain.hashAt(cursor.header.height);
+      if (there !== null && equalBytes(there, cursor.hash)) break;
+      own.set(cursor.header.height, cursor.hash);
+      cursor = cursor.header.height === 0n ? undefined : store.header(cursor.header.prevHash);
+    }
+    const meet = cursor?.header.height ?? -1n;
+    return {
+      headHeight,
+      hashAt: (height) =>
+        height > headHeight
+          ? null
+          : height > meet
+            ? (own.get(height) ?? null)
+            : onChain.hashAt(height),
+      heightOf: onChain.heightOf,
+    };
+  }
+
+  locator(from: 'header_head' | 'sync_head'): { hashes: Uint8Array[] } {
+    return this.store.read(() => ({
+      hashes: locatorHashes(from === 'sync_head' ? this.syncChain() : this.headerChain()),
+    }));
   }
 
   headersForLocator(locator: readonly Uint8Array[], offset: number): { headers: BlockHeader[] } {
@@ -52,7 +87,7 @@ export class ChainServing {
       const headers: BlockHeader[] = [];
       if (range === null) return { headers };
       for (let h = range.first; h <= range.last; h++) {
-        const stored = this.store.headerAtHeight(h);
+        const stored = this.store.headerChainAt(h);
         // Epic stops at the first height its header MMR cannot give; so do we.
         if (stored === undefined) break;
         headers.push(stored.header);

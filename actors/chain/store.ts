@@ -11,7 +11,9 @@ import { readBlock, writeBlock } from '../../core/ser/block.js';
 import { decode, encode } from '../../core/ser/codec.js';
 import { headerHash, readHeader, writeHeader } from '../../core/ser/header.js';
 import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
+import { HeaderChainMmr } from './header_chain.js';
 import { SCHEMA, SCHEMA_VERSION } from './layout.js';
+import { mmrTransaction } from './mmr_store.js';
 import { type CommitPos, TxHashSet } from './txhashset.js';
 
 export const DB_FILE = 'chain.sqlite';
@@ -24,7 +26,13 @@ export interface StoredHeader {
   readonly header: BlockHeader;
 }
 
-export type TipName = 'head' | 'header_head' | 'tail';
+/**
+ * 'head': the body head (the most-work chain of full blocks we hold); 'header_head': the
+ * most-work header chain (it may run ahead of the body, or sit on a fork whose bodies have not
+ * come yet); 'sync_head': where header sync continues from (see header_sync.ts); 'tail': the
+ * lowest full block compaction kept.
+ */
+export type TipName = 'head' | 'header_head' | 'sync_head' | 'tail';
 
 /** Sums of the empty chain: Epic's default BlockSums (33 zero bytes, skipped when summing). */
 export const ZERO_SUMS: BlockSums = {
@@ -69,6 +77,8 @@ function prepare(db: Database.Database): Statements {
 export class ChainStore {
   readonly params: ChainParams;
   readonly txhashset: TxHashSet;
+  /** The header MMR of the header head's chain (the txhashset's follows the body head). */
+  readonly headerChain: HeaderChainMmr;
   private readonly db: Database.Database;
   private readonly st: Statements;
   /** Decoded headers by hex hash, most recently used last. */
@@ -86,7 +96,27 @@ export class ChainStore {
     this.migrate();
     this.st = prepare(this.db);
     this.txhashset = new TxHashSet(this.db, params);
+    this.headerChain = new HeaderChainMmr(this.db, params);
     if (this.tip('head') === null || this.txhashset.headerCount() === 0n) this.initGenesis();
+    else this.upgradeHeads();
+  }
+
+  /**
+   * A schema-2 database kept `header_head` equal to `head` and had neither a header chain of its
+   * own nor a sync head: both start from the body chain.
+   */
+  private upgradeHeads(): void {
+    if (this.headerChain.count() > 0n && this.st.tip.get('sync_head') !== undefined) return;
+    this.transaction(() => {
+      if (this.headerChain.count() === 0n) {
+        this.headerChain.copyFrom('header');
+        const head = this.tip('head');
+        if (head !== null) this.setTip('header_head', head.hash);
+      }
+      const headerHead = this.tip('header_head');
+      if (headerHead !== null && this.st.tip.get('sync_head') === undefined)
+        this.setTip('sync_head', headerHead.hash);
+    });
   }
 
   private migrate(): void {
@@ -108,16 +138,22 @@ export class ChainStore {
       this.saveHeader(hash, genesis.header);
       this.saveBlock(hash, genesis, ZERO_SUMS, this.txhashset.applyBlock(genesis));
       this.txhashset.pushHeader(genesis.header);
-      for (const name of ['head', 'header_head', 'tail'] as const) this.setTip(name, hash);
+      this.headerChain.clear();
+      this.headerChain.push(genesis.header);
+      for (const name of ['head', 'header_head', 'sync_head', 'tail'] as const)
+        this.setTip(name, hash);
     });
   }
 
-  /** Runs `fn` in one transaction covering the store and the txhashset. */
+  /** Runs `fn` in one transaction covering the store, the txhashset and the header chain. */
   transaction<T>(fn: () => T): T {
     try {
-      return this.txhashset.transaction(fn);
+      return mmrTransaction(this.db, [this.headerChain.backend], () =>
+        this.txhashset.transaction(fn),
+      );
     } catch (e) {
       this.tips.clear();
+      this.headerChain.refresh();
       throw e;
     }
   }
@@ -170,6 +206,12 @@ export class ChainStore {
   /** The header at `height` on the head's chain. */
   headerAtHeight(height: bigint): StoredHeader | undefined {
     const hash = this.txhashset.headerHashAt(height);
+    return hash === null ? undefined : this.header(hash);
+  }
+
+  /** The header at `height` on the header head's chain. */
+  headerChainAt(height: bigint): StoredHeader | undefined {
+    const hash = this.headerChain.hashAt(height);
     return hash === null ? undefined : this.header(hash);
   }
 

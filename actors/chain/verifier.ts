@@ -1,6 +1,7 @@
 // The costly checks of a block, run in the worker pool: its proof of work, its range proofs and
 // its kernel signatures. The pipeline sees only this interface, so a test can run the real
 // checks inline and the node runs them on Piscina workers.
+import { toHex } from '../../core/bytes.js';
 import type { ChainType } from '../../core/chain_type.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import { type PowVerdict, powItemOfHeader, verifyPows } from '../../jobs/pow.js';
@@ -15,6 +16,8 @@ export interface BodyVerdicts {
 export interface BlockVerifier {
   /** The proof of work alone (target 0): valid or why not, and the difficulty it achieves. */
   pow(header: BlockHeader): Promise<PowVerdict>;
+  /** The same for many headers at once (header sync), one verdict each, in order. */
+  pows(headers: readonly BlockHeader[]): Promise<PowVerdict[]>;
   /** Every range proof and kernel signature of the block, one verdict each, in order. */
   body(block: Block): Promise<BodyVerdicts>;
 }
@@ -25,6 +28,24 @@ export function poolVerifier(pool: WorkPool, chain: ChainType): BlockVerifier {
       const [verdict] = await verifyPows(pool, [powItemOfHeader(header, chain, 0n)]);
       if (verdict === undefined) throw new Error('the pool returned no PoW verdict');
       return verdict;
+    },
+    pows: async (headers) => {
+      // Items go to workers in contiguous chunks: ordered by RandomX key, a chunk (nearly
+      // always) needs one key, and a worker's two cached keys are never thrashed. Other
+      // algorithms need no key and go first.
+      const key = (h: BlockHeader): string =>
+        h.pow.proof.kind === 'RandomX' ? `1${toHex(h.pow.seed)}` : '0';
+      const order = headers.map((h, i) => ({ i, key: key(h) }));
+      order.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i));
+      const items = order.map(({ i }) => powItemOfHeader(headers[i] as BlockHeader, chain, 0n));
+      const sorted = await verifyPows(pool, items);
+      const out = new Array<PowVerdict>(headers.length);
+      order.forEach(({ i }, at) => {
+        const verdict = sorted[at];
+        if (verdict === undefined) throw new Error('the pool returned too few PoW verdicts');
+        out[i] = verdict;
+      });
+      return out;
     },
     body: async (block) => {
       const [rangeProofs, kernels] = await Promise.all([

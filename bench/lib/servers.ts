@@ -28,7 +28,7 @@ function nodeHttp(dbRoot: string, secret: string): void {
   const refuse = () => Promise.reject(new Error('the node:http bench server verifies no blocks'));
   const chain = new ChainService(
     { chainType: 'automated', dbRoot, foundationPath: null, powPolicy: null, archiveMode: false },
-    { pow: refuse, body: refuse },
+    { pow: refuse, pows: refuse, body: refuse },
   );
   // The head read once, as the node's gateway holds the chain actor's published head.
   const head = chain.getHead();
