@@ -123,23 +123,37 @@ export class Dispatcher {
     );
   }
 
-  #published: { head: object; template: object | null; peers: object; key: object } | null = null;
+  #published: {
+    head: object;
+    template: object | null;
+    peers: object;
+    sync: object | null;
+    key: object;
+  } | null = null;
 
   /**
    * What `pure` replies are a function of: the published head, the mining template kept for it
-   * (which a pool change may replace) and the published connected peers (get_status counts
-   * them). One object per combination, so the reply caches reuse replies exactly while all
-   * three stay the same.
+   * (which a pool change may replace), the published connected peers (get_status counts them)
+   * and the published sync state (get_status reports it). One object per combination, so the
+   * reply caches reuse replies exactly while all four stay the same.
    */
   private state(): object | null {
     const head = this.services.head();
     if (head === null) return null;
     const template = (this.ops.currentTemplate() as object | undefined) ?? null;
     const peers = this.services.connectedPeers();
+    const sync = this.services.syncStatus?.() ?? null;
     const p = this.#published;
-    if (p !== null && p.head === head && p.template === template && p.peers === peers) return p.key;
+    if (
+      p !== null &&
+      p.head === head &&
+      p.template === template &&
+      p.peers === peers &&
+      p.sync === sync
+    )
+      return p.key;
     const key = {};
-    this.#published = { head, template, peers, key };
+    this.#published = { head, template, peers, sync, key };
     return key;
   }
 

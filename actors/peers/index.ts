@@ -25,12 +25,17 @@ import { Relay } from './relay.js';
 import { Seeder } from './seeder.js';
 import { seedSource } from './seeds.js';
 import { PeersService } from './service.js';
-import { relaySources, serveSources, txSources } from './sources.js';
+import { relaySources, serveSources, syncSources, txSources } from './sources.js';
+import { SyncClient, syncLogFields } from './sync.js';
 import { TxRelay } from './tx_relay.js';
+
+/** How often the sync compares our heads with the peers' (Epic's sync loop: every second). */
+const SYNC_TICK_MS = 1000;
 
 /** The live half of the actor: absent in store-only tests. */
 interface P2p {
   readonly params: MsgParams;
+  readonly syncTimer: NodeJS.Timeout;
   readonly network: Network;
   readonly listener: Listener;
   readonly seeder: Seeder;
@@ -94,6 +99,10 @@ async function startP2p(
       sources: serveSources(chain, pool),
       relay: new Relay(relaySources(chain, pool, params), params, log),
       txRelay: new TxRelay(txSources(pool, params), params),
+      sync: new SyncClient(syncSources(chain), (s) => {
+        log('p2p_sync', syncLogFields(s));
+        ctx.publish('sync', s);
+      }),
       onChange: (list) => ctx.publish('connected', list),
       log,
     },
@@ -127,7 +136,13 @@ async function startP2p(
     peers.now,
   );
   void seeder.start();
-  return { params, network, listener, seeder };
+  const syncTimer = setInterval(() => {
+    network.syncStep().catch((e: unknown) => {
+      log('p2p_sync_failed', { error: e instanceof Error ? e.message : String(e) });
+    });
+  }, SYNC_TICK_MS);
+  syncTimer.unref();
+  return { params, network, listener, seeder, syncTimer };
 }
 
 export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = async (
@@ -143,6 +158,7 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
     throw e;
   }
   ctx.publish('connected', []);
+  ctx.publish('sync', { status: 'no_sync' });
   ctx.publish('started', Date.now());
   const stopLag = startLoopLag(
     statsIntervalMs(process.env[P2P_STATS_ENV]),
@@ -152,6 +168,7 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
   return actorFromHandlers<PeersProtocol>(peersHandlers(peers, p2p), async () => {
     stopLag();
     p2p?.seeder.stop();
+    clearInterval(p2p?.syncTimer);
     p2p?.network.close();
     await p2p?.listener.close();
     peers.close();

@@ -6,10 +6,10 @@ import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
 import type { TxRelay as TxRelayOrder } from '../pool/messages.js';
-import type { SyncStatus } from './sync.js';
 import type { PeerAddr } from './addr.js';
 import type { LocalHead } from './peer.js';
 import type { PeerResult } from './service.js';
+import type { SyncStatus } from './sync.js';
 import type { PeerRecord } from './types.js';
 
 export type Empty = Record<string, never>;

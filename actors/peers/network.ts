@@ -3,10 +3,12 @@
 // peer key (the IP, or IP:port on loopback), limits, allow/deny lists, self-connection, the
 // store record of every handshake, bans, peer-address exchange and the clean-up of abusive and
 // stuck peers. It runs on the peers actor's thread; the list leaves it only as plain data.
+import { toHex } from '../../core/bytes.js';
 import { hasMoreWork } from '../../core/consensus/difficulty.js';
 import type { MsgParams } from '../../core/p2p/msg.js';
 import { MAX_PEER_ADDRS } from '../../core/p2p/msg_type.js';
 import type { Hand, P2pMessage } from '../../core/p2p/types.js';
+import { headerHash } from '../../core/ser/header.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { formatPeerAddr, fromWire, isPublic, type PeerAddr, peerKey, toWire } from './addr.js';
@@ -20,6 +22,7 @@ import type { Relay, RelayPeer } from './relay.js';
 import { ServeQueue, type ServeSources } from './serve.js';
 import type { Clock } from './service.js';
 import type { PeerStore } from './store.js';
+import type { SyncClient, SyncPeer } from './sync.js';
 import type { TxPeer, TxRelay } from './tx_relay.js';
 import {
   BAD_HANDSHAKE,
@@ -71,6 +74,8 @@ export interface NetworkOptions {
   readonly relay: Relay | null;
   /** Where received transactions go, and how the pool's are sent. */
   readonly txRelay: TxRelay | null;
+  /** Header and body sync; Headers and FastHeaders go to it. */
+  readonly sync: SyncClient | null;
   readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: Log;
 }
@@ -249,6 +254,7 @@ export class Network implements InboundHost {
       onChange: () => this.changed(),
       onMessage: (m) => {
         if (serve?.offer(m) === true) return;
+        if (this.toSync(peer, m)) return;
         if (this.o.relay?.offer(this.relayPeer(peer), m) === true) return;
         if (this.o.txRelay?.offer(this.txPeer(peer), m) === true) return;
         this.onMessage(peer, m);
@@ -327,8 +333,9 @@ export class Network implements InboundHost {
     return true;
   }
 
-  /** Announces a new head's header to the peers that do not know its block. */
+  /** Announces a new head's header to the peers that do not know its block (not while syncing). */
   announce(header: BlockHeader): void {
+    if (this.o.sync?.syncing === true) return;
     this.o.relay?.announce(
       header,
       this.peers().map((p) => this.relayPeer(p)),
@@ -354,6 +361,38 @@ export class Network implements InboundHost {
     const peers = this.peers().map((p) => this.txPeer(p));
     if (stemTo !== null && r.stem(tx, stemTo, peers)) return;
     r.fluff(tx, peers);
+  }
+
+  /** One step of the sync over the connected peers (the actor runs it every second). */
+  syncStep(): Promise<void> {
+    return this.o.sync?.step(this.peers().map((p) => this.syncPeer(p))) ?? Promise.resolve();
+  }
+
+  /** Header batches go to the sync; a block's arrival frees its slot in the body window. */
+  private toSync(peer: LivePeer, m: P2pMessage): boolean {
+    const sync = this.o.sync;
+    if (sync === null) return false;
+    if (m.type === 'Headers' || m.type === 'FastHeaders') {
+      const all = this.peers().map((p) => this.syncPeer(p));
+      void sync.headers(this.syncPeer(peer), m.headers, all).catch((e: unknown) => {
+        this.o.log('p2p_sync_failed', { error: e instanceof Error ? e.message : String(e) });
+      });
+      return true;
+    }
+    if (m.type === 'Block') sync.received(toHex(headerHash(m.block.header, this.o.params)));
+    return false;
+  }
+
+  private syncPeer(peer: LivePeer): SyncPeer {
+    const adv = peer.advertised();
+    return {
+      key: peerKey(peer.addr),
+      capabilities: peer.hello.capabilities,
+      totalDifficulty: adv.totalDifficulty,
+      height: peer.info().height,
+      send: (m) => peer.conn.send(m),
+      ban: (reason) => this.banLive(peer, reason),
+    };
   }
 
   private txPeer(peer: LivePeer): TxPeer {

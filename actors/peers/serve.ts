@@ -18,8 +18,11 @@ export interface ServeSources {
   transaction(kernelHash: Uint8Array): Promise<Transaction | null>;
 }
 
-/** Requests of one peer waiting for an answer; more are dropped (a peer waits for its replies). */
-export const SERVE_QUEUE = 16;
+/**
+ * Requests of one peer waiting for an answer; more are dropped. A syncing peer asks for a whole
+ * window of blocks at once (ours: 64), so this holds two windows.
+ */
+export const SERVE_QUEUE = 128;
 
 export type ServeOutcome =
   | { readonly reply: P2pMessage }

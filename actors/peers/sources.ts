@@ -10,6 +10,7 @@ import type { ChainProtocol } from '../chain/messages.js';
 import type { PoolProtocol } from '../pool/messages.js';
 import type { RelaySources } from './relay.js';
 import type { ServeSources } from './serve.js';
+import type { SyncChain } from './sync.js';
 import type { TxSources } from './tx_relay.js';
 
 /** How long one ask of the P2P layer may wait: a peer that waits longer asks elsewhere. */
@@ -69,5 +70,25 @@ export function txSources(pool: LinkedActor<PoolProtocol>, params: MsgParams): T
       await pool.ask('pushTransaction', { tx: bytes, fluff, source: 'Broadcast' }, opts);
     },
     has: async (hash) => (await pool.ask('txByKernelHash', { hash }, opts)) !== null,
+  };
+}
+
+export function syncSources(chain: LinkedActor<ChainProtocol>): SyncChain {
+  const opts = { deadlineMs: ASK_MS };
+  return {
+    heads: async () => {
+      const s = await chain.ask('syncState', {}, opts);
+      return { head: s.head, headerHead: s.headerHead };
+    },
+    // Epic asks from its sync head, which each accepted batch moves forward.
+    locator: async () => (await chain.ask('locator', { from: 'sync_head' }, opts)).hashes,
+    // A batch of 512 headers with their proofs can take longer than one ask usually waits.
+    syncHeaders: async (headers) => {
+      await chain.ask('syncHeaders', { headers: [...headers] }, { deadlineMs: 120_000 });
+    },
+    missingBodies: async (max) => (await chain.ask('missingBodies', { max }, opts)).hashes,
+    resetSyncHead: async () => {
+      await chain.ask('resetSyncHead', {}, opts);
+    },
   };
 }

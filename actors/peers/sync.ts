@@ -33,6 +33,8 @@ export interface SyncChain {
   syncHeaders(headers: readonly BlockHeader[]): Promise<void>;
   /** Hashes of header-chain blocks above the body head we lack, lowest first. */
   missingBodies(max: number): Promise<Uint8Array[]>;
+  /** Epic's `reset_sync_head`, as header sync starts. */
+  resetSyncHead(): Promise<void>;
 }
 
 /** A connected peer as the sync sees it. */
@@ -120,6 +122,7 @@ export class SyncClient {
     const best = mostWork(peers);
     const { head, headerHead } = await this.chain.heads();
     if (best !== null && hasMoreWork(best.totalDifficulty, headerHead.totalDifficulty)) {
+      if (this.status.status !== 'header_sync') await this.chain.resetSyncHead();
       this.set({
         status: 'header_sync',
         currentHeight: headerHead.height,
@@ -231,4 +234,16 @@ export function syncInfo(s: SyncStatus): { current_height: bigint; highest_heigh
   return 'currentHeight' in s
     ? { current_height: s.currentHeight, highest_height: s.highestHeight }
     : null;
+}
+
+/** The fields of the `p2p_sync` log line for a new state. */
+export function syncLogFields(s: SyncStatus): Record<string, unknown> {
+  const info = syncInfo(s);
+  return info === null
+    ? { status: s.status }
+    : {
+        status: s.status,
+        current_height: Number(info.current_height),
+        highest_height: Number(info.highest_height),
+      };
 }

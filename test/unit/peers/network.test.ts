@@ -43,6 +43,7 @@ async function setup(o: { stuckAfterMs: number; maxInbound: number }) {
       sources: null,
       relay: null,
       txRelay: null,
+      sync: null,
       onChange: (list) => {
         published = list;
       },

@@ -36,6 +36,7 @@ function chain(state: { head: Head; headerHead: Head; missing?: Uint8Array[]; re
         throw Object.assign(new Error('refused'), { code: state.refuse });
     },
     missingBodies: async (max: number) => (state.missing ?? []).slice(0, max),
+    resetSyncHead: async () => {},
   };
 }
 

@@ -1,0 +1,77 @@
+// A node joining a network late catches up: A mines a chain alone, then B starts seeded with
+// A, header-syncs (GetHeadersFastSync → FastHeaders, validated on their own), body-syncs (a
+// window of GetBlock), and reaches A's tip with the same hash; its log shows the states Epic's
+// sync_status names, in order, ending in no_sync, and validate_chain passes on B.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CUCKATOO_ONLY } from '../support/killable_node.js';
+import { foreignOk, mineBlock, ownerText, submit } from '../support/miner.js';
+import {
+  basic,
+  type NodeProcess,
+  ownerSecret,
+  p2pPortOf,
+  removeHome,
+  startNodeProcess,
+} from '../support/node_process.js';
+
+const HEIGHT = 40;
+type Tip = { height: number; last_block_pushed: string };
+
+describe('a late node catches up', () => {
+  let a: NodeProcess;
+  let b: NodeProcess | undefined;
+  before(async () => {
+    a = await startNodeProcess({ serverLines: [CUCKATOO_ONLY, 'archive_mode = true'] });
+    for (let h = 1; h <= HEIGHT; h++) {
+      const block = await mineBlock(a.url);
+      assert.deepEqual((await submit(a.url, block)).body.result, { Ok: null }, `block ${h}`);
+    }
+  });
+  after(async () => {
+    for (const n of [b, a]) {
+      await n?.stop();
+      if (n !== undefined) removeHome(n.home);
+    }
+  });
+
+  it(`B header-syncs and body-syncs to A's tip at ${HEIGHT}`, async () => {
+    b = await startNodeProcess({
+      serverLines: [CUCKATOO_ONLY, 'archive_mode = true'],
+      p2pLines: ['seeding_type = "List"', `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`],
+    });
+    const want = (await foreignOk(a.url, 'get_tip', [])) as Tip;
+    const node = b;
+    let tip = (await foreignOk(node.url, 'get_tip', [])) as Tip;
+    for (const end = Date.now() + 60_000; tip.last_block_pushed !== want.last_block_pushed; ) {
+      assert.ok(Date.now() < end, `B at ${tip.height} after 60 s`);
+      await new Promise((r) => setTimeout(r, 100));
+      tip = (await foreignOk(node.url, 'get_tip', [])) as Tip;
+    }
+    assert.equal(tip.height, HEIGHT);
+    // Once level with its peer, B is not syncing any more.
+    for (const end = Date.now() + 5_000; ; ) {
+      const s = JSON.parse(
+        await ownerText(node.url, basic(ownerSecret(node.home)), 'get_status', []),
+      ) as {
+        result: { Ok: { sync_status: string } };
+      };
+      if (s.result.Ok.sync_status === 'no_sync') break;
+      assert.ok(Date.now() < end, `still ${s.result.Ok.sync_status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const states = node
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"event":"p2p_sync"'))
+      .map((l) => (JSON.parse(l) as { status: string }).status);
+    assert.deepEqual(
+      states.filter((s, i) => s !== states[i - 1]),
+      ['header_sync', 'body_sync', 'no_sync'],
+    );
+    const header = states.length;
+    assert.ok(header >= 3);
+    const valid = await ownerText(node.url, basic(ownerSecret(node.home)), 'validate_chain', []);
+    assert.match(valid, /"Ok": null/);
+  });
+});
