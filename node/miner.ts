@@ -74,6 +74,7 @@ export async function startTestMiner(
   system: ActorSystem,
   chain: ActorRef<ChainProtocol, ChainEvents>,
   mineable: Mineable,
+  syncing: () => boolean = () => false,
 ): Promise<TestMiner | null> {
   if (!config.runTestMiner) return null;
   const progpowCacheDir =
@@ -101,6 +102,7 @@ export async function startTestMiner(
       finalizeTemplate: (cb) => chain.ask('finalizeTemplate', { ...cb, txs: listed }),
       submitBlock: (block) => chain.ask('submitBlock', { block }),
       headHash: () => head,
+      syncing,
     },
     {
       coinbaseFees: (height, fees) => miner.ask('coinbaseFees', { height, fees }),

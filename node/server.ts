@@ -152,7 +152,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   let miner: TestMiner | null = null;
   try {
     const mineable = async () => (await pool.ask('mineable', {})).txs;
-    miner = await startTestMiner(config, system, chain, mineable);
+    miner = await startTestMiner(config, system, chain, mineable, () => sync.status !== 'no_sync');
   } catch (e) {
     gateway.close();
     await system.shutdown();

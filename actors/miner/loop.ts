@@ -30,12 +30,17 @@ import type { CoinbaseBytes, MineAlgo, SolveReply, SolveRequest } from './messag
 import { buildCoinbase, type WalletCoinbase } from './wallet.js';
 
 /** The chain actor as the loop uses it (node/miner.ts wires the real one). */
+/** How often a miner held back by a sync looks again. */
+const SYNC_WAIT_MS = 500;
+
 export interface ChainPort {
   blockTemplate(): Promise<JsonValue>;
   finalizeTemplate(coinbase: CoinbaseBytes): Promise<JsonValue>;
   submitBlock(block: Uint8Array): Promise<{ readonly hash: Uint8Array; readonly status: string }>;
   /** The hash of the head as last published, null before the first `head` event. */
   headHash(): Uint8Array | null;
+  /** Whether the node is syncing (Epic's miner mines only in no_sync); absent: never. */
+  syncing?(): boolean;
 }
 
 /** The miner actor. */
@@ -167,6 +172,11 @@ export class MinerLoop {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      if (this.chain.syncing?.() === true) {
+        // A block mined on a head we are still catching up from would be wasted work.
+        await this.sleep(SYNC_WAIT_MS);
+        continue;
+      }
       try {
         await this.attempt();
       } catch (e) {

@@ -48,6 +48,11 @@ class ScriptedChain implements ChainPort {
   difficulty = 1n;
   templates = 0;
   submitted: Uint8Array[] = [];
+  sync = false;
+
+  syncing(): boolean {
+    return this.sync;
+  }
 
   async blockTemplate() {
     this.templates++;
@@ -230,6 +235,24 @@ describe('test miner loop', () => {
     // Height 1 twice (one coinbase), then height 2 with the unmined key id.
     assert.deepEqual(asked, [null, Buffer.from(KEY_ID.toBytes()).toString('hex')]);
     assert.equal(chain.templates, 3);
+    assert.equal(chain.submitted.length, 1);
+  });
+
+  it('mines nothing while the node syncs, and starts once it is level', async () => {
+    const chain = new ScriptedChain();
+    chain.sync = true;
+    const { loop } = loopWith(chain, {
+      solve: async () => {
+        void loop.stop();
+        return { solution: { nonce: 77n, proof: PROOF, achieved: 5n }, nextNonce: 78n, tries: 1 };
+      },
+    });
+    const running = loop.start();
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(chain.templates, 0);
+    chain.sync = false;
+    await running;
+    assert.equal(chain.templates, 1);
     assert.equal(chain.submitted.length, 1);
   });
 });
