@@ -18,6 +18,7 @@ import {
   removeHome,
   startNodeProcess,
 } from '../support/node_process.js';
+import { pollUntil } from '../support/poll.js';
 import { spendCoinbase } from '../support/spend.js';
 
 const PARAMS = chainParams('automated');
@@ -27,14 +28,7 @@ type Tip = { height: number; last_block_pushed: string };
 
 const tipOf = async (n: NodeProcess) => (await foreignOk(n.url, 'get_tip', [])) as Tip;
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = pollUntil;
 
 describe('two nodes on loopback', () => {
   let a: NodeProcess;

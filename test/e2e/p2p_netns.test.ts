@@ -43,6 +43,7 @@ import {
   rpcReply,
   type StoredPeerJson,
 } from '../support/peer_json.js';
+import { pollUntil } from '../support/poll.js';
 import { sortedKeys } from '../support/sorted.js';
 
 const skip = netnsSkipReason() ?? false;
@@ -100,14 +101,8 @@ describe('P2P between test hosts in network namespaces', { skip }, () => {
     (await connected(name)).map((p) => `${p.addr} ${p.direction}`).sort();
 
   /** Polls `read` every 100 ms until `done` holds (or `timeoutMs` passed); returns the last value. */
-  async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number) {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await read();
-      if (done(v) || Date.now() > end) return v;
-      await sleep(100);
-    }
-  }
+  const until = <T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number) =>
+    pollUntil(read, done, ms, 100);
 
   before(async () => {
     net = createTestNet(6);

@@ -22,6 +22,7 @@ import {
   startNodeProcess,
 } from '../support/node_process.js';
 import { FULL_CAPABILITIES, rpcReply, type StoredPeerJson } from '../support/peer_json.js';
+import { pollUntil } from '../support/poll.js';
 
 const HANDSHAKE_TIMEOUT_MS = 1_000;
 const PEER_DIFF: Difficulty = { cuckaroo: 1n, cuckatoo: 2n, randomx: 3n, progpow: 4n };
@@ -36,15 +37,7 @@ async function stored(node: NodeProcess, addr: string): Promise<StoredPeerJson |
   return (await ownerOk<StoredPeerJson[]>(node, 'get_peers', [null])).find((p) => p.addr === addr);
 }
 
-/** Polls `read` until `done` holds (within `ms`), returning the last value read. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (done(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = pollUntil;
 
 describe('outbound P2P peers of the node process', () => {
   let node: NodeProcess;

@@ -2,45 +2,19 @@
 // serves: 141 and 143 from their coinbase alone (no short ids), 144 with the transaction Epic
 // relayed just before it (one short id), byte for byte against usernet_chain_blocks.jsonl.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fromHex, toHex } from '../../core/bytes.js';
+import { toHex } from '../../core/bytes.js';
 import { hydrate } from '../../core/chain/hydrate.js';
-import { CHAIN_PARAMS } from '../../core/chain_type.js';
-import { decodeMessage } from '../../core/p2p/msg.js';
-import type { MsgOf } from '../../core/p2p/types.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
-import { SHARED_VECTORS } from '../support/paths.js';
+import { recordedLines, recordedMessages, USERNET } from '../support/p2p_vectors.js';
 
-const DIR = join(SHARED_VECTORS, 'p2p');
-const USER = CHAIN_PARAMS.usernet;
-
-interface Line {
-  readonly name: string;
-  readonly type: number;
-  readonly hex: string;
-}
-
-const lines = (file: string) =>
-  readFileSync(join(DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line & { height?: number });
-
-/** The recorded messages named `name`, decoded (the 11-byte header skipped). */
-function recorded<K extends 'CompactBlock' | 'Transaction'>(name: K): MsgOf<K>[] {
-  return lines('usernet_sync_capture.jsonl')
-    .filter((l) => l.name === name)
-    .map(
-      (l) =>
-        decodeMessage(l.type, (fromHex(l.hex) as Uint8Array).subarray(11), 2, USER) as MsgOf<K>,
-    );
-}
+const USER = USERNET;
+const recorded = <K extends 'CompactBlock' | 'Transaction'>(name: K) =>
+  recordedMessages('usernet_sync_capture.jsonl', name);
 
 const blockHex = new Map(
-  lines('usernet_chain_blocks.jsonl').map((l) => [l.height, l.hex] as const),
+  recordedLines('usernet_chain_blocks.jsonl').map((l) => [l.height, l.hex] as const),
 );
 
 describe("hydrating Epic's compact blocks", () => {

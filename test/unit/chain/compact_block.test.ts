@@ -3,16 +3,13 @@
 // recorded block and the message's nonce; on a block with two transactions the short ids come
 // sorted by their hash (hashable_ord), which is not their byte order for every nonce.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compareBytes, toHex } from '../../../core/bytes.js';
 import { compactBlockOf } from '../../../core/chain/compact_block.js';
 import { CHAIN_PARAMS } from '../../../core/chain_type.js';
 import { blake2b256 } from '../../../core/hash/blake2b.js';
 import { shortId } from '../../../core/hash/ids.js';
-import { decodeFrameHeader } from '../../../core/p2p/frame.js';
-import { decodeMessage, encodeFrame } from '../../../core/p2p/msg.js';
+import { encodeFrame } from '../../../core/p2p/msg.js';
 import type { MsgOf } from '../../../core/p2p/types.js';
 import { readBlock, readCompactBlock, writeCompactBlock } from '../../../core/ser/block.js';
 import { decode, encode, hashOf } from '../../../core/ser/codec.js';
@@ -20,25 +17,11 @@ import { headerHash } from '../../../core/ser/header.js';
 import { writeKernel } from '../../../core/ser/transaction.js';
 import type { Block } from '../../../core/types/block.js';
 import { hex } from '../../support/crypto.js';
-import { SHARED_VECTORS } from '../../support/paths.js';
+import { decodeRecordedFrame, recordedLines } from '../../support/p2p_vectors.js';
 
-const DIR = join(SHARED_VECTORS, 'p2p');
 const USER = CHAIN_PARAMS.usernet;
 
-interface Line {
-  readonly from?: string;
-  readonly name?: string;
-  readonly hex?: string;
-  readonly height?: number;
-  readonly hash?: string;
-}
-
-function lines(file: string): Line[] {
-  return readFileSync(join(DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line);
-}
+const lines = recordedLines;
 
 /** Epic's blocks by hash hex (the Block bodies A served, protocol v2). */
 function recordedBlocks(): Map<string, Block> {
@@ -48,11 +31,8 @@ function recordedBlocks(): Map<string, Block> {
   return out;
 }
 
-function decodeFrame(frameHex: string): MsgOf<'CompactBlock'> {
-  const bytes = hex(frameHex);
-  const h = decodeFrameHeader(bytes.subarray(0, 11), USER);
-  return decodeMessage(h.type, bytes.subarray(11), 2, USER) as MsgOf<'CompactBlock'>;
-}
+const decodeFrame = (frameHex: string): MsgOf<'CompactBlock'> =>
+  decodeRecordedFrame(frameHex) as MsgOf<'CompactBlock'>;
 
 describe('compact blocks as Epic builds them (compactBlockOf)', () => {
   const blocks = recordedBlocks();

@@ -5,7 +5,7 @@
 // GetHeaders, every Block body, and every CompactBlock Epic sent, byte for byte (the nonce
 // pinned to the recorded one). Skipped without the RandomX addon (88 of the proofs are RandomX).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,38 +13,19 @@ import { ChainService } from '../../../actors/chain/service.js';
 import { poolVerifier } from '../../../actors/chain/verifier.js';
 import { toHex } from '../../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../../core/chain_type.js';
-import { decodeFrameHeader } from '../../../core/p2p/frame.js';
-import { decodeMessage, encodeFrame, encodeMessage } from '../../../core/p2p/msg.js';
+import { encodeFrame, encodeMessage } from '../../../core/p2p/msg.js';
 import type { MsgOf, P2pMessage } from '../../../core/p2p/types.js';
 import { headerHash } from '../../../core/ser/header.js';
 import { findRandomXAddon } from '../../../jobs/randomx_addon.js';
 import { WorkPool } from '../../../runtime/index.js';
 import { hex } from '../../support/crypto.js';
-import { SHARED_VECTORS } from '../../support/paths.js';
+import { decodeRecordedFrame, recordedLines } from '../../support/p2p_vectors.js';
 
-const DIR = join(SHARED_VECTORS, 'p2p');
 const USER = CHAIN_PARAMS.usernet;
 
-interface Line {
-  readonly from?: string;
-  readonly name?: string;
-  readonly hex?: string;
-  readonly height?: number;
-  readonly hash?: string;
-}
+const lines = recordedLines;
 
-function lines(file: string): Line[] {
-  return readFileSync(join(DIR, file), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Line);
-}
-
-function decodeFrame(frameHex: string): P2pMessage {
-  const bytes = hex(frameHex);
-  const h = decodeFrameHeader(bytes.subarray(0, 11), USER);
-  return decodeMessage(h.type, bytes.subarray(11), 2, USER);
-}
+const decodeFrame = (frameHex: string): P2pMessage => decodeRecordedFrame(frameHex);
 
 /** The recorded request `name` of a session and the next message A sent (its answer). */
 function exchange(session: string, name: string): { request: P2pMessage; replyHex: string } {

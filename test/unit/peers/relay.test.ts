@@ -2,8 +2,6 @@
 // who gets banned for what, what is asked for (a missing parent, a block whose transactions we
 // lack, the compact block of an announced header), and header-first announcement.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   KNOWN_HASHES,
@@ -13,27 +11,15 @@ import {
   type RelaySources,
   type SubmitOutcome,
 } from '../../../actors/peers/relay.js';
-import { fromHex, toHex } from '../../../core/bytes.js';
-import { CHAIN_PARAMS } from '../../../core/chain_type.js';
-import { decodeMessage } from '../../../core/p2p/msg.js';
-import type { MsgOf, P2pMessage } from '../../../core/p2p/types.js';
+import { toHex } from '../../../core/bytes.js';
+import type { P2pMessage } from '../../../core/p2p/types.js';
 import { headerHash } from '../../../core/ser/header.js';
 import type { Block } from '../../../core/types/block.js';
-import { SHARED_VECTORS } from '../../support/paths.js';
+import { recordedMessages, USERNET } from '../../support/p2p_vectors.js';
 
-const USER = CHAIN_PARAMS.usernet;
-const CAPTURE = join(SHARED_VECTORS, 'p2p', 'usernet_sync_capture.jsonl');
-
-function recorded<K extends 'CompactBlock' | 'Block'>(name: K): MsgOf<K>[] {
-  return readFileSync(CAPTURE, 'utf8')
-    .split('\n')
-    .filter((l) => l.includes(`"name": "${name}"`) || l.includes(`"name":"${name}"`))
-    .map((l) => JSON.parse(l) as { type: number; hex: string })
-    .map(
-      (l) =>
-        decodeMessage(l.type, (fromHex(l.hex) as Uint8Array).subarray(11), 2, USER) as MsgOf<K>,
-    );
-}
+const USER = USERNET;
+const recorded = <K extends 'CompactBlock' | 'Block'>(name: K) =>
+  recordedMessages('usernet_sync_capture.jsonl', name);
 
 const compacts = recorded('CompactBlock');
 const blocks = recorded('Block');
