@@ -215,7 +215,7 @@ function applyBatch(
     h !== null && hasMoreWork(h.header.pow.totalDifficulty, headerHead.header.pow.totalDifficulty);
   try {
     // A savepoint: the header MMR moves for the checks, and moves back unless the batch wins.
-    store.transaction(() => {
+    store.headerChainTransaction(() => {
       walked.failure = walkBatch(ctx, batch, verdicts, headerHead, walked);
       if (!moreWork(walked.last)) throw KEEP_HEADER_CHAIN;
     });

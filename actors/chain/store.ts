@@ -157,6 +157,19 @@ export class ChainStore {
   }
 
   /**
+   * Runs `fn`, which changes only the header chain's MMR, in a savepoint of its own: a rollback
+   * then restores that MMR alone (the txhashset's in-memory views are not rebuilt).
+   */
+  headerChainTransaction<T>(fn: () => T): T {
+    try {
+      return mmrTransaction(this.db, [this.headerChain.backend], fn);
+    } catch (e) {
+      this.headerChain.refresh();
+      throw e;
+    }
+  }
+
+  /**
    * Runs the reads of `fn` in one SQLite read transaction (a savepoint inside one already open),
    * so a multi-row answer comes from one snapshot even if another connection writes meanwhile.
    */
