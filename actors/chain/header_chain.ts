@@ -43,20 +43,23 @@ export class HeaderChainMmr {
   /**
    * A database from before the header chain was kept apart (schema 2): the header head then
    * always equalled the body head, so the body chain's header MMR is this one. Copied row for
-   * row, in the caller's transaction.
+   * row in a transaction of its own (not inside ChainStore.transaction: the backend is reloaded
+   * afterwards, which a transaction's rollback marks cannot survive).
    */
   copyFrom(bodyChainMmr: string): void {
     const from = mmrTables(bodyChainMmr).node;
     const to = mmrTables(HEADER_CHAIN_MMR).node;
-    this.db.prepare(`DELETE FROM ${to}`).run();
-    this.db
-      .prepare(`INSERT INTO ${to} (pos, hash, data) SELECT pos, hash, data FROM ${from}`)
-      .run();
-    this.db
-      .prepare(
-        'UPDATE mmr_meta SET size = (SELECT size FROM mmr_meta WHERE name = ?) WHERE name = ?',
-      )
-      .run(bodyChainMmr, HEADER_CHAIN_MMR);
+    this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM ${to}`).run();
+      this.db
+        .prepare(`INSERT INTO ${to} (pos, hash, data) SELECT pos, hash, data FROM ${from}`)
+        .run();
+      this.db
+        .prepare(
+          'UPDATE mmr_meta SET size = (SELECT size FROM mmr_meta WHERE name = ?) WHERE name = ?',
+        )
+        .run(bodyChainMmr, HEADER_CHAIN_MMR);
+    })();
     this.backend.reload();
     this.refresh();
   }

@@ -16,7 +16,7 @@
 import { equalBytes, toHex } from '../../core/bytes.js';
 import type { HeaderSource } from '../../core/chain/header_source.js';
 import { validateHeaderAfterPow, validateHeaderBeforePow } from '../../core/chain/next_header.js';
-import { MAINNET_CHECKPOINTS } from '../../core/consensus/checkpoints.js';
+import { forkBelowCheckpoint } from '../../core/consensus/checkpoints.js';
 import { hasMoreWork } from '../../core/consensus/difficulty.js';
 import { checkCheckpoint } from '../../core/consensus/validation.js';
 import { headerHash } from '../../core/ser/header.js';
@@ -93,16 +93,6 @@ export function resetSyncHead(store: ChainStore): HeadRef {
     store.setTip('sync_head', headerHead.hash);
     return headRef(headerHead);
   });
-}
-
-/**
- * The highest checkpoint at or below `height`. Epic checks its (mainnet) checkpoints whatever
- * the chain type; so do we (no other chain is long enough to reach the first).
- */
-function checkpointAtOrBelow(height: bigint): bigint | null {
-  let found: bigint | null = null;
-  for (const c of MAINNET_CHECKPOINTS) if (c.height <= height) found = c.height;
-  return found;
 }
 
 interface Batched extends StoredHeader {
@@ -225,7 +215,7 @@ function applyBatch(
     h !== null && hasMoreWork(h.header.pow.totalDifficulty, headerHead.header.pow.totalDifficulty);
   try {
     // A savepoint: the header MMR moves for the checks, and moves back unless the batch wins.
-    store.transaction(() => {
+    store.headerChainTransaction(() => {
       walked.failure = walkBatch(ctx, batch, verdicts, headerHead, walked);
       if (!moreWork(walked.last)) throw KEEP_HEADER_CHAIN;
     });
@@ -297,12 +287,13 @@ function walkBatch(
 }
 
 /**
- * Below the checkpoints only the checkpointed chain counts: a batch leaving our header chain
- * below a checkpoint it has passed could never link to that checkpoint's hash.
+ * Below the checkpoints only the checkpointed chain counts (checked whatever the chain type, as
+ * Epic checks its checkpoints): a batch leaving our header chain below a checkpoint it has
+ * passed could never link to that checkpoint's hash.
  */
 function checkpointFork(forkPoint: bigint, headerHeadHeight: bigint): ChainError | null {
-  const passed = checkpointAtOrBelow(headerHeadHeight);
-  if (passed === null || forkPoint >= passed) return null;
+  const passed = forkBelowCheckpoint(forkPoint, headerHeadHeight);
+  if (passed === null) return null;
   return new ChainError('CheckpointFailure', '', `fork at ${forkPoint} below checkpoint ${passed}`);
 }
 

@@ -102,6 +102,11 @@ export async function processBlock(ctx: PipelineContext, block: Block): Promise<
   if (store.header(hash) === undefined) await validateNewHeader(ctx, hash, header);
   const parent = store.header(header.prevHash);
   if (parent === undefined) throw new ChainError('Orphan');
+  // Epic's `check_orphan`: with headers ahead of the body, a known parent header is not enough;
+  // the parent block must be here (or be the head).
+  const head = store.tip('head');
+  if (!(head !== null && equalBytes(parent.hash, head.hash)) && !store.hasBlock(parent.hash))
+    throw new ChainError('Orphan');
   await validateBody(ctx, block, parent.header);
   checkKnown(store, hash, header);
   return applyToState(ctx, hash, block, parent);

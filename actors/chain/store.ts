@@ -106,17 +106,15 @@ export class ChainStore {
    * own nor a sync head: both start from the body chain.
    */
   private upgradeHeads(): void {
-    if (this.headerChain.count() > 0n && this.st.tip.get('sync_head') !== undefined) return;
-    this.transaction(() => {
-      if (this.headerChain.count() === 0n) {
-        this.headerChain.copyFrom('header');
-        const head = this.tip('head');
-        if (head !== null) this.setTip('header_head', head.hash);
-      }
+    if (this.headerChain.count() === 0n) {
+      this.headerChain.copyFrom('header');
+      const head = this.tip('head');
+      if (head !== null) this.setTip('header_head', head.hash);
+    }
+    if (this.st.tip.get('sync_head') === undefined) {
       const headerHead = this.tip('header_head');
-      if (headerHead !== null && this.st.tip.get('sync_head') === undefined)
-        this.setTip('sync_head', headerHead.hash);
-    });
+      if (headerHead !== null) this.setTip('sync_head', headerHead.hash);
+    }
   }
 
   private migrate(): void {
@@ -153,6 +151,19 @@ export class ChainStore {
       );
     } catch (e) {
       this.tips.clear();
+      this.headerChain.refresh();
+      throw e;
+    }
+  }
+
+  /**
+   * Runs `fn`, which changes only the header chain's MMR, in a savepoint of its own: a rollback
+   * then restores that MMR alone (the txhashset's in-memory views are not rebuilt).
+   */
+  headerChainTransaction<T>(fn: () => T): T {
+    try {
+      return mmrTransaction(this.db, [this.headerChain.backend], fn);
+    } catch (e) {
       this.headerChain.refresh();
       throw e;
     }

@@ -53,6 +53,17 @@ export function checkpointVerdict(height: bigint, hash: Uint8Array): CheckpointV
   return expected === undefined || expected === toHex(hash) ? 'inside' : 'mismatch';
 }
 
+/**
+ * The checkpoint a header chain whose tip is at `tipHeight` has passed, if a fork leaving it at
+ * `forkPoint` would have to go below it: such a fork can never link to that checkpoint's hash.
+ * Null when the fork is allowed.
+ */
+export function forkBelowCheckpoint(forkPoint: bigint, tipHeight: bigint): bigint | null {
+  let passed: bigint | null = null;
+  for (const c of MAINNET_CHECKPOINTS) if (c.height <= tipHeight) passed = c.height;
+  return passed !== null && forkPoint < passed ? passed : null;
+}
+
 export function isBadHeader(hash: Uint8Array): boolean {
   return BAD.has(toHex(hash));
 }

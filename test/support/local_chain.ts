@@ -24,7 +24,8 @@ export interface LocalChain {
   /** Mines the next block on this chain's head without submitting it. */
   mineBlock(txs?: readonly Transaction[]): Promise<Block>;
   submit(block: Block): Promise<SubmitReply>;
-  close(): Promise<void>;
+  /** Closes the service and the pool; the database is deleted unless `keep`. */
+  close(keep?: boolean): Promise<void>;
 }
 
 export interface LocalChainOptions extends ChainServiceOptions {
@@ -35,14 +36,16 @@ export interface LocalChainOptions extends ChainServiceOptions {
    * this chain's verifier accepts unchecked; everything else is validated as usual.
    */
   readonly standIns?: boolean;
+  /** A directory a closed (kept) local chain used: its database is opened again. */
+  readonly dbRoot?: string;
 }
 
 /** A chain on automated testing; `opts` also reach the service (foundation, compaction, log). */
 export function localChain(opts: LocalChainOptions = {}): LocalChain {
-  const { archiveMode, standIns, ...serviceOptions } = opts;
+  const { archiveMode, standIns, dbRoot: reused, ...serviceOptions } = opts;
   const fast = standIns === true;
   const mineOpts = { templateTime: fast, standIns: fast };
-  const dbRoot = mkdtempSync(join(tmpdir(), 'mwnode-chain-'));
+  const dbRoot = reused ?? mkdtempSync(join(tmpdir(), 'mwnode-chain-'));
   const pool = new WorkPool({ threads: 1 });
   const service = new ChainService(
     {
@@ -75,10 +78,10 @@ export function localChain(opts: LocalChainOptions = {}): LocalChain {
     submit,
     mineNext: async (txs = []) => submit(await mineWith(sourceWith(txs), mineOpts)),
     mineBlock: (txs = []) => mineWith(sourceWith(txs), mineOpts),
-    close: async () => {
+    close: async (keep = false) => {
       service.close();
       await pool.close();
-      rmSync(dbRoot, { recursive: true, force: true });
+      if (!keep) rmSync(dbRoot, { recursive: true, force: true });
     },
   };
 }

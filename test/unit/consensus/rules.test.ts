@@ -7,6 +7,7 @@ import {
   BAD_HEADER_HASHES,
   checkpointAt,
   checkpointVerdict,
+  forkBelowCheckpoint,
   isBadHeader,
   LAST_CHECKPOINT_HEIGHT,
   MAINNET_CHECKPOINTS,
@@ -306,6 +307,18 @@ describe('checkpoints and bad headers (§15.9)', () => {
     assert.equal(checkpointVerdict(150_000n, new Uint8Array(32)), 'inside');
     assert.equal(checkpointVerdict(0n, new Uint8Array(32)), 'inside');
     assert.equal(checkpointVerdict(2_200_001n, new Uint8Array(32)), 'outside');
+  });
+
+  it('a fork may not leave the header chain below a checkpoint it has passed', () => {
+    // Header chain at 250,000: it passed 100,000 and 200,000.
+    assert.equal(forkBelowCheckpoint(199_999n, 250_000n), 200_000n);
+    assert.equal(forkBelowCheckpoint(50_000n, 250_000n), 200_000n);
+    assert.equal(forkBelowCheckpoint(200_000n, 250_000n), null);
+    assert.equal(forkBelowCheckpoint(240_000n, 250_000n), null);
+    // Below the first checkpoint, or above the last, nothing is refused that could still link.
+    assert.equal(forkBelowCheckpoint(10n, 99_999n), null);
+    assert.equal(forkBelowCheckpoint(2_199_999n, 3_000_000n), 2_200_000n);
+    assert.equal(forkBelowCheckpoint(2_200_000n, 3_000_000n), null);
   });
 
   it('the two explicitly bad headers, and nothing else', () => {
