@@ -181,6 +181,7 @@ describe("syncing Epic's recorded usernet chain from a scripted Epic node", {
   after(async () => {
     stopped = true;
     await node?.stop();
+    // EPIC_CHAIN_LOG=<file> keeps the node's log for a failure's investigation.
     if (process.env.EPIC_CHAIN_LOG !== undefined && node !== undefined)
       writeFileSync(process.env.EPIC_CHAIN_LOG, node.stderr());
     await listener?.close();
