@@ -176,6 +176,22 @@ export class EpicPeer {
     }
   }
 
+  /**
+   * The oldest not yet taken message of any type (a scripted node answering whatever comes),
+   * waiting up to `timeoutMs`; null when the connection ended first or nothing came in time.
+   */
+  async next(timeoutMs = 5_000): Promise<Received | null> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = this.inbox.shift();
+      if (r !== undefined) return r;
+      if (this.failure !== null) throw this.failure;
+      const left = deadline - Date.now();
+      if (this.ended || left <= 0) return null;
+      await this.waitForChange(left);
+    }
+  }
+
   /** Every message received and not yet taken, oldest first. */
   pending(): readonly Received[] {
     return this.inbox;
