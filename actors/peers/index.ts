@@ -79,6 +79,10 @@ async function startP2p(
   const params = chainParams(p2p.chainType);
   const chain = ctx.actor<ChainProtocol>('chain');
   const pool = ctx.actor<PoolProtocol>('pool');
+  const sync = new SyncClient(syncSources(chain), (s) => {
+    log('p2p_sync', syncLogFields(s));
+    ctx.publish('sync', s);
+  });
   const network = new Network(
     {
       mainnet: p2p.chainType === 'mainnet',
@@ -97,12 +101,9 @@ async function startP2p(
       stuckAfterMs: STUCK_PEER_MS,
       head: p2p.head,
       sources: serveSources(chain, pool),
-      relay: new Relay(relaySources(chain, pool, params), params, log),
+      relay: new Relay(relaySources(chain, pool, params), params, log, () => sync.syncing),
       txRelay: new TxRelay(txSources(pool, params), params),
-      sync: new SyncClient(syncSources(chain), (s) => {
-        log('p2p_sync', syncLogFields(s));
-        ctx.publish('sync', s);
-      }),
+      sync,
       onChange: (list) => ctx.publish('connected', list),
       log,
     },

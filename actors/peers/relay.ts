@@ -61,19 +61,23 @@ export class Relay {
   private readonly sources: RelaySources;
   private readonly params: MsgParams;
   private readonly log: (event: string, fields: Record<string, unknown>) => void;
+  private readonly syncing: () => boolean;
   private waiting = 0;
   private tail: Promise<void> = Promise.resolve();
   /** Received blocks dropped because the queue was full. */
   dropped = 0;
 
+  /** `syncing`: whether a sync is asking for blocks itself (then orphans ask for no parent). */
   constructor(
     sources: RelaySources,
     params: MsgParams,
     log: (event: string, fields: Record<string, unknown>) => void,
+    syncing: () => boolean = () => false,
   ) {
     this.sources = sources;
     this.params = params;
     this.log = log;
+    this.syncing = syncing;
   }
 
   /** Takes a relay message from `peer` (true), or leaves it to others (false). */
@@ -127,8 +131,9 @@ export class Relay {
     const r = await this.sources.submit(block);
     if ('ok' in r) return;
     if (r.code === 'Orphan') {
-      // Its parent is missing here: ask the same peer for it.
-      peer.send({ type: 'GetBlock', hash: block.header.prevHash });
+      // Its parent is missing here: ask the same peer for it — unless a sync is asking for the
+      // blocks itself (Epic's rule), which would bring the parent twice.
+      if (!this.syncing()) peer.send({ type: 'GetBlock', hash: block.header.prevHash });
     } else if (isBadData(r.code)) {
       this.log('p2p_bad_block', { hash: toHex(hash), code: r.code });
       peer.ban(BAD_BLOCK);
@@ -142,7 +147,7 @@ export class Relay {
     if (cb.body.kernIds.length === 0) {
       const r = await this.sources.submit(hydrate(cb, []));
       if (!('ok' in r) && isBadData(r.code)) peer.ban(BAD_COMPACT_BLOCK);
-      else if (!('ok' in r) && r.code === 'Orphan')
+      else if (!('ok' in r) && r.code === 'Orphan' && !this.syncing())
         peer.send({ type: 'GetBlock', hash: cb.header.prevHash });
       return;
     }
@@ -170,7 +175,9 @@ const BAD_DATA: Readonly<Record<ChainErrorKind, boolean>> = {
   Orphan: false,
   StoreErr: false,
   Other: false,
-  OldBlock: true,
+  // Epic bans for a stored block far below the head, but our body sync re-asks blocks that are
+  // slow to come, so a peer may well answer a request we made twice: not the peer's fault.
+  OldBlock: false,
   DifficultyTooLow: true,
   WrongTotalDifficulty: true,
   LowEdgebits: true,

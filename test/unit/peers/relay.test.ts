@@ -67,12 +67,13 @@ describe('block relay', () => {
     assert.deepEqual([p.sent, p.bans], [[], []]);
   });
 
-  it('bad data bans (BadBlock); an orphan asks the sender for its parent; Unfit is quiet', async () => {
+  it('bad data bans (BadBlock); an orphan asks the sender for its parent; Unfit and OldBlock are quiet', async () => {
     for (const [code, sent, bans] of [
       ['InvalidPow', [], [1]],
       ['InvalidRoot', [], [1]],
       ['Orphan', [{ type: 'GetBlock', hash: block130.header.prevHash }], []],
       ['Unfit', [], []],
+      ['OldBlock', [], []],
       ['ActorBusy', [], []],
     ] as const) {
       const { r } = relay({ outcome: { code } });
@@ -139,5 +140,27 @@ describe('block relay', () => {
     assert.equal(k.has(h(0)), false);
     assert.equal(k.has(h(1)), true);
     assert.equal(k.has(h(KNOWN_HASHES)), true);
+  });
+
+  it('while a sync asks for blocks itself, an orphan asks for no parent', async () => {
+    const submitted: Block[] = [];
+    const r = new Relay(
+      {
+        submit: async (b) => {
+          submitted.push(b);
+          return { code: 'Orphan' };
+        },
+        hasBlock: async () => false,
+        compactTxs: async () => ({ txs: [], missing: 0 }),
+      },
+      USER,
+      () => {},
+      () => true,
+    );
+    const p = peer();
+    r.offer(p, { type: 'Block', block: block130 });
+    await settle();
+    assert.equal(submitted.length, 1);
+    assert.deepEqual([p.sent, p.bans], [[], []]);
   });
 });
