@@ -311,11 +311,13 @@ export class Network implements InboundHost {
 
   /** Epic's `peer_addrs_received`: new addresses are stored Defunct, to be promoted and tried. */
   private peerAddrsReceived(addrs: readonly PeerAddr[]): void {
+    let room = STORE_CAP - this.store.count();
     for (const addr of addrs) {
-      if (this.store.count() >= STORE_CAP) return;
+      if (room <= 0) return;
       if (this.o.mainnet && !isPublic(addr)) continue;
       if (this.store.get(addr) !== null) continue;
       this.store.save({ ...unknownRecord(addr), flags: DEFUNCT });
+      room--;
     }
   }
 

@@ -35,10 +35,9 @@ export function relaySources(
         return { code: typeof code === 'string' ? code : 'Internal' };
       }
     },
-    hasBlock: async (hash) => {
-      const r = await chain.ask('read', { kind: 'header', by: { hash } }, { deadlineMs: ASK_MS });
-      return 'ok' in r;
-    },
+    // The full block, not the header: header sync stores headers whose bodies are still to come.
+    hasBlock: async (hash) =>
+      (await chain.ask('blockByHash', { hash }, { deadlineMs: ASK_MS })) !== null,
     compactTxs: (cb, hash) =>
       pool.ask(
         'compactTxs',
