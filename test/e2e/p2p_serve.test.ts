@@ -5,7 +5,8 @@
 // cannot answer close the connection without a reply; blocks and compact blocks by hash, byte
 // for byte, and silence for unknown hashes; a TransactionKernel of a transaction the pool
 // lacks → GetTransaction; a CompactBlock naming a transaction the pool lacks → GetBlock to its
-// sender; a Header → GetCompactBlock, hydrated from the pool. The node is inbound-only.
+// sender; a Header → GetCompactBlock, hydrated from the pool; a stem fluffed back to its sender
+// too. The node is inbound-only.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
@@ -64,6 +65,8 @@ describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout:
   let missing: Transaction;
   /** Announced by kernel hash, then mined by the node's template. */
   let announced: Transaction;
+  /** Sent as a stem last. */
+  let stemmed: Transaction;
   const opened: EpicPeer[] = [];
   let senderPort = 24_000;
 
@@ -158,7 +161,7 @@ describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout:
 
   before(async () => {
     const home = tempHome();
-    [stored, missing, announced] = [spendCoinbase(3), spendCoinbase(1), spendCoinbase(2)];
+    [stored, missing, announced, stemmed] = [1, 2, 3, 4].map((i) => spendCoinbase(i));
     const t0 = Date.now();
     chain = await buildServedChain({
       home,
@@ -412,5 +415,17 @@ describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout:
       sender.peer.pending().filter((m) => m.message.type === 'GetBlock'),
       [],
     );
+  });
+
+  it('a StemTransaction with no outbound peer to stem to is fluffed at once, to its sender too', async () => {
+    const sender = await connect();
+    const other = await connect();
+    const kh = kernelHash(stemmed);
+    sender.peer.send({ type: 'StemTransaction', tx: stemmed });
+    await poolSizeBecomes(1);
+    for (const p of [sender.peer, other.peer]) {
+      const fluffed = await p.expect('TransactionKernel', 5_000);
+      assert.equal(hex(fluffed.frame), frameHex({ type: 'TransactionKernel', hash: kh }));
+    }
   });
 });
