@@ -55,7 +55,7 @@ const kernelHash = (tx: Transaction): Uint8Array => {
   return hashOf(writeKernel, k, AUTO);
 };
 
-describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout: 150_000 }, () => {
+describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout: 240_000 }, () => {
   let chain: ServedChain;
   let node: NodeProcess;
   let p2pPort: number;
