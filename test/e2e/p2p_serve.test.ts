@@ -69,6 +69,7 @@ describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout:
   let stemmed: Transaction;
   const opened: EpicPeer[] = [];
   let senderPort = 24_000;
+  let home: string | undefined;
 
   const hashAt = (h: number | bigint): Uint8Array => {
     const hash = chain.hashes[Number(h)];
@@ -160,7 +161,7 @@ describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout:
   }
 
   before(async () => {
-    const home = tempHome();
+    home = tempHome();
     [stored, missing, announced, stemmed] = [1, 2, 3, 4].map((i) => spendCoinbase(i));
     const t0 = Date.now();
     chain = await buildServedChain({
@@ -182,12 +183,18 @@ describe('a node serving a 2,000-block chain to scripted Epic peers', { timeout:
   });
   after(async () => {
     await node?.stop();
-    if (node !== undefined) removeHome(node.home);
+    if (home !== undefined) removeHome(home);
   });
 
   it('starts on the stored chain: get_tip and its Shake report block 2,000', async () => {
     const t = await tip();
     assert.deepEqual([t.height, t.last_block_pushed], [HEAD, hex(hashAt(HEAD))]);
+    for (const h of [1, 1_000, HEAD]) {
+      const header = (await foreignOk(node.url, 'get_header', [h, null, null])) as {
+        hash: string;
+      };
+      assert.equal(header.hash, hex(hashAt(h)), `get_header ${h}`);
+    }
     const { shake } = await connect();
     assert.deepEqual(shake.totalDifficulty, blockAt(HEAD).header.pow.totalDifficulty);
   });
