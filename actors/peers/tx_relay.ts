@@ -46,7 +46,9 @@ export class TxRelay {
     switch (m.type) {
       case 'Transaction':
       case 'StemTransaction': {
-        const h = announceHash(m.tx, this.params);
+        // Epic records only a fluffed transaction as known to its sender: the sender of a stem
+        // must still get the fluff later, or its own copy waits in its stempool for the embargo.
+        const h = m.type === 'Transaction' ? announceHash(m.tx, this.params) : null;
         if (h !== null) peer.knownTx.add(h);
         void this.sources.push(m.tx, m.type === 'Transaction').catch(() => {});
         return true;
