@@ -108,6 +108,7 @@ describe('three nodes on loopback', () => {
         p50: percentile(sorted, 0.5),
         p95: percentile(sorted, 0.95),
         max: sorted.at(-1) ?? 0,
+        over1s: sorted.filter((x) => x >= 1_000).length,
       };
       // The figures go to the test output (TAP diagnostics), for the report and for CI history.
       console.log(`lag ${name.toUpperCase()} over ${xs.length} blocks: ${JSON.stringify(figures)}`);
@@ -117,17 +118,17 @@ describe('three nodes on loopback', () => {
 
   it("a transaction pushed to B is mined by A, and B holds A's block", async () => {
     const tx = spendCoinbase(1);
-    const pushed = await foreignRpc(b.url, 'push_transaction', [transactionToJson(tx), false]);
+    // Fluffed: the Dandelion routes (whose stem hops and timers depend on each node's random
+    // epoch) are p2p_dandelion's; here the transaction only has to reach the miner.
+    const pushed = await foreignRpc(b.url, 'push_transaction', [transactionToJson(tx), true]);
     assert.deepEqual(pushed.body.result, { Ok: null });
-    const sizes = async () =>
-      ((await foreignOk(a.url, 'get_pool_size', [])) as number) +
-      ((await foreignOk(a.url, 'get_stempool_size', [])) as number);
-    assert.equal(await until(sizes, (n) => n > 0, 15_000), 1);
-    // A's own Dandelion: with no outbound relay a stem is fluffed into its txpool at once.
-    await until(
-      async () => (await foreignOk(a.url, 'get_pool_size', [])) as number,
-      (n) => n > 0,
-      15_000,
+    assert.equal(
+      await until(
+        async () => (await foreignOk(a.url, 'get_pool_size', [])) as number,
+        (n) => n > 0,
+        15_000,
+      ),
+      1,
     );
     const block = await mineBlock(a.url);
     assert.equal(block.body.kernels.length, 2, 'the coinbase kernel and the transaction kernel');
