@@ -46,8 +46,8 @@ export class TxRelay {
     switch (m.type) {
       case 'Transaction':
       case 'StemTransaction': {
-        // A stem's sender must still get the fluff (Epic's peer.rs tracks only fluffed ones):
-        // until then its txpool lacks the transaction, and its embargo broadcasts it again.
+        // Epic records only a fluffed transaction as known to its sender: the sender of a stem
+        // must still get the fluff later, or its own copy waits in its stempool for the embargo.
         const h = m.type === 'Transaction' ? announceHash(m.tx, this.params) : null;
         if (h !== null) peer.knownTx.add(h);
         void this.sources.push(m.tx, m.type === 'Transaction').catch(() => {});

@@ -88,4 +88,13 @@ describe('transaction relay', () => {
     const { r } = relay();
     assert.equal(r.offer(peer('10.0.0.1:3414', 0), { type: 'GetTransaction', hash }), false);
   });
+
+  it('a stem goes to the relay peer only, and not to one that is gone', () => {
+    const { r } = relay();
+    const [a, b] = [peer('127.0.0.1:1', 0), peer('127.0.0.1:2', 0)];
+    assert.equal(r.stem(tx, '127.0.0.1:2', [a, b]), true);
+    assert.deepEqual(a.sent, []);
+    assert.deepEqual(b.sent, [{ type: 'StemTransaction', tx }]);
+    assert.equal(r.stem(tx, '127.0.0.1:3', [a, b]), false);
+  });
 });
