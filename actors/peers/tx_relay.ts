@@ -26,6 +26,12 @@ export interface TxPeer {
   send(m: P2pMessage): void;
 }
 
+const TX_MESSAGES: ReadonlySet<string> = new Set([
+  'Transaction',
+  'StemTransaction',
+  'TransactionKernel',
+]);
+
 /** The hash Epic announces a transaction by: its first kernel's. */
 export function announceHash(tx: Transaction, params: MsgParams): Uint8Array | null {
   const k = tx.body.kernels[0];
@@ -35,14 +41,18 @@ export function announceHash(tx: Transaction, params: MsgParams): Uint8Array | n
 export class TxRelay {
   private readonly sources: TxSources;
   private readonly params: MsgParams;
+  private readonly syncing: () => boolean;
 
-  constructor(sources: TxSources, params: MsgParams) {
+  /** `syncing`: whether a sync is running (Epic ignores peers' transactions meanwhile). */
+  constructor(sources: TxSources, params: MsgParams, syncing: () => boolean = () => false) {
     this.sources = sources;
     this.params = params;
+    this.syncing = syncing;
   }
 
   /** Takes a transaction message from `peer` (true), or leaves it to others (false). */
   offer(peer: TxPeer, m: P2pMessage): boolean {
+    if (TX_MESSAGES.has(m.type) && this.syncing()) return true; // read and dropped, as Epic
     switch (m.type) {
       case 'Transaction':
       case 'StemTransaction': {
