@@ -82,7 +82,7 @@ function peer(
     outbound: true,
     sent,
     bans,
-    send: (m) => sent.push(m),
+    send: (m) => sent.push(m) > 0,
     ban: (r) => bans.push(r),
   };
 }
@@ -315,13 +315,14 @@ describe('sync client', () => {
       const p: SyncPeer = {
         ...peer(key, Number(top)),
         send: (m) => {
-          if (m.type !== 'GetHeadersFastSync') return;
+          if (m.type !== 'GetHeadersFastSync') return true;
           requests.push(m.offset);
           // Served from the locator's common header (our sync head), as Epic does.
           const from = new DataView((m.locator[0] as Uint8Array).buffer).getBigUint64(0);
           const first = from + 1n + PAGE * BigInt(m.offset);
           const n = Number(top - first + 1n < PAGE ? top - first + 1n : PAGE);
           setTimeout(() => void s.headers(p, page(first, n), peers), 1);
+          return true;
         },
       };
       return p;
@@ -335,5 +336,18 @@ describe('sync client', () => {
     assert.equal(syncHead, top);
     assert.deepEqual(applied, [1n, 513n, 1025n, 1537n, 2049n, 2561n, 3073n, 3585n]);
     assert.equal(requests.length, 8, `offsets asked: ${requests.join(',')}`);
+  });
+
+  it("a peer whose minute's budget is spent is not counted as asked; the others take the window", async () => {
+    const missing = Array.from({ length: 100 }, (_, i) => Uint8Array.from([i >> 8, i & 0xff]));
+    const c = chain({ head: head(5), headerHead: head(105), missing });
+    const { s } = client(c);
+    const spent = { ...peer('x', 105), send: () => false };
+    const open = peer('o', 105);
+    await s.step([spent, open], 0);
+    assert.equal(open.sent.length, BODY_WINDOW, 'the whole window from the peer with budget');
+    // Nothing was recorded against the spent peer: no timeouts, nothing passed over later.
+    await s.step([spent, open], BLOCK_REQUEST_MS);
+    assert.equal(open.sent.length, BODY_WINDOW * 2);
   });
 });
