@@ -83,9 +83,23 @@ export class Relay {
   /** Takes a relay message from `peer` (true), or leaves it to others (false). */
   offer(peer: RelayPeer, m: P2pMessage): boolean {
     switch (m.type) {
-      case 'Block':
-        this.enqueue(() => this.block(peer, m.block));
+      case 'Block': {
+        // Handed to the chain at once: its mailbox keeps the arrival order, and meanwhile its
+        // worker pool checks the bodies of the blocks queued behind the one being applied. The
+        // sender knows the block from now on (never announced back); the outcome is handled in
+        // turn.
+        const block = m.block;
+        let submitted: Promise<SubmitOutcome> | undefined;
+        this.enqueue(
+          () => this.block(peer, block, submitted),
+          () => {
+            peer.known.add(headerHash(block.header, this.params));
+            submitted = this.sources.submit(block);
+            submitted.catch(() => undefined);
+          },
+        );
         return true;
+      }
       case 'CompactBlock':
         this.enqueue(() => this.compact(peer, m.block));
         return true;
@@ -107,13 +121,17 @@ export class Relay {
     }
   }
 
-  /** Blocks go to the chain one at a time, in arrival order, at most RELAY_QUEUE waiting. */
-  private enqueue(work: () => Promise<void>): void {
+  /**
+   * Blocks are handled one at a time, in arrival order, at most RELAY_QUEUE waiting; `now` runs
+   * at once for an admitted message.
+   */
+  private enqueue(work: () => Promise<void>, now?: () => void): void {
     if (this.waiting >= RELAY_QUEUE) {
       this.dropped += 1;
       return;
     }
     this.waiting += 1;
+    now?.();
     this.tail = this.tail.then(async () => {
       try {
         await work();
@@ -125,10 +143,14 @@ export class Relay {
     });
   }
 
-  private async block(peer: RelayPeer, block: Block): Promise<void> {
+  private async block(
+    peer: RelayPeer,
+    block: Block,
+    submitted: Promise<SubmitOutcome> | undefined,
+  ): Promise<void> {
     const hash = headerHash(block.header, this.params);
     peer.known.add(hash);
-    const r = await this.sources.submit(block);
+    const r = await (submitted ?? this.sources.submit(block));
     if ('ok' in r) return;
     if (r.code === 'Orphan') {
       // Its parent is missing here: ask the same peer for it — unless a sync is asking for the

@@ -76,6 +76,29 @@ describe('block relay', () => {
     assert.deepEqual([p.sent, p.bans], [[], []]);
   });
 
+  it('blocks go to the chain as they arrive, in order, without waiting for the one before', async () => {
+    const started: bigint[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { r } = relay({
+      submit: async (b) => {
+        started.push(b.header.height);
+        await gate;
+        return { ok: true };
+      },
+    });
+    const p = peer();
+    const next = blocks.find((m) => m.block.header.height === 131n)?.block as Block;
+    r.offer(p, { type: 'Block', block: block130 });
+    r.offer(p, { type: 'Block', block: next });
+    assert.deepEqual(started, [130n, 131n], 'both handed over before the first is done');
+    assert.equal(p.known.has(hashOf(next)), true);
+    release();
+    await settle();
+  });
+
   it('bad data bans (BadBlock); an orphan asks the sender for its parent; Unfit and OldBlock are quiet', async () => {
     for (const [code, sent, bans] of [
       ['InvalidPow', [], [1]],
