@@ -14,15 +14,16 @@ import { writeHeader } from '../../core/ser/header.js';
 import { CUCKATOO_ONLY } from '../../test/support/killable_node.js';
 import { AUTO, mineBlock, submit } from '../../test/support/miner.js';
 import { removeHome, spawnNode, tempHome, writeConfig } from '../../test/support/node_process.js';
-import { cachePath, chainFileExists, writeChainFile } from './chain_file.js';
+import { cachePath, chainFileExists, readCost, writeChainFile, writeCost } from './chain_file.js';
 
 /** Changes whenever the miner would make a different chain (the cache file's name). */
 const BODY_VERSION = 'auto-cuckatoo100-b1';
 
 export interface BodyChain {
   readonly file: string;
-  /** Mining time, ms; null when the cached file was used. */
+  /** Mining time, ms (recorded beside the cached file); null if not recorded. */
   readonly generatedMs: number | null;
+  readonly cached: boolean;
 }
 
 /** The cached chain of `count` mined blocks, mined (and cached) first when missing. */
@@ -31,7 +32,8 @@ export async function ensureBodyChain(
   log: (line: string) => void,
 ): Promise<BodyChain> {
   const file = cachePath(`blocks-${BODY_VERSION}-${count}.bin`);
-  if (chainFileExists(file)) return { file, generatedMs: null };
+  if (chainFileExists(file))
+    return { file, generatedMs: readCost<{ ms: number }>(file)?.ms ?? null, cached: true };
   log(`mining ${count} blocks on a local node (cached in ${file} for later runs)`);
   const started = performance.now();
   const home = tempHome();
@@ -65,5 +67,7 @@ export async function ensureBodyChain(
     removeHome(home);
   }
   writeChainFile(file, hashes, headers, blocks);
-  return { file, generatedMs: performance.now() - started };
+  const ms = performance.now() - started;
+  writeCost(file, { blocks: count, ms });
+  return { file, generatedMs: ms, cached: false };
 }

@@ -87,6 +87,16 @@ export function chainFileExists(file: string): boolean {
   return existsSync(file);
 }
 
+/** Records what generating `file` cost, beside it (a cached run still reports it). */
+export function writeCost(file: string, cost: object): void {
+  writeFileSync(`${file}.cost.json`, `${JSON.stringify(cost)}\n`);
+}
+
+export function readCost<T>(file: string): T | null {
+  const f = `${file}.cost.json`;
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as T) : null;
+}
+
 /** Reads a chain file written by writeChainFile (sections are copied out, so they are aligned). */
 export function readChainFile(file: string): ChainFile {
   const all = readFileSync(file);

@@ -30,7 +30,7 @@ import { encode } from '../../core/ser/codec.js';
 import { prePow, writeHeader } from '../../core/ser/header.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import { algoOfProof } from '../../core/types/pow.js';
-import { cachePath, chainFileExists, writeChainFile } from './chain_file.js';
+import { cachePath, chainFileExists, readCost, writeChainFile, writeCost } from './chain_file.js';
 
 export const AUTO = CHAIN_PARAMS.automated;
 /** The node's `pow_policy = { cuckatoo = 100 }`, as the chain actor builds it. */
@@ -169,14 +169,16 @@ const GEN_VERSION = 'auto-cuckatoo100-h1';
 
 export interface HeaderChain {
   readonly file: string;
-  /** Null when the cached file was used. */
+  /** What generating it cost (recorded beside the cached file); null if not recorded. */
   readonly generated: GenStats | null;
+  /** Whether this run found it cached. */
+  readonly cached: boolean;
 }
 
 /** The cached header chain of `count` headers, generated (and cached) first when missing. */
 export function ensureHeaderChain(count: number, log: (line: string) => void): HeaderChain {
   const file = cachePath(`headers-${GEN_VERSION}-${count}.bin`);
-  if (chainFileExists(file)) return { file, generated: null };
+  if (chainFileExists(file)) return { file, generated: readCost<GenStats>(file), cached: true };
   log(`generating ${count} headers (cached in ${file} for later runs)`);
   const genesis = chainHeader(genesisHeader('automated'), AUTO);
   const hashes: Uint8Array[] = [genesis.hash];
@@ -190,5 +192,6 @@ export function ensureHeaderChain(count: number, log: (line: string) => void): H
     (done) => log(`  ${done} headers`),
   );
   writeChainFile(file, hashes, headers, null);
-  return { file, generated: stats };
+  writeCost(file, stats);
+  return { file, generated: stats, cached: false };
 }

@@ -162,6 +162,7 @@ export class SyncLog {
 
 export interface Latency {
   readonly requests: number;
+  /** Failed requests over the whole run. */
   readonly errors: number;
   readonly p50_ms: number;
   readonly p99_ms: number;
@@ -170,10 +171,11 @@ export interface Latency {
 
 /**
  * get_tip on /v2/foreign, one request at a time with `gapMs` between them (an API client
- * polling the tip, not a load test), until stopped: its latency while the node syncs.
+ * polling the tip, not a load test), until stopped: its latency while the node syncs. Each
+ * sample keeps when it started, so a window known only afterwards can be cut out.
  */
 export class TipProbe {
-  private readonly samples: number[] = [];
+  private readonly samples: { readonly at: number; readonly ms: number }[] = [];
   private errors = 0;
   private running = true;
   private readonly done: Promise<void>;
@@ -182,10 +184,17 @@ export class TipProbe {
     this.done = this.loop(url, gapMs);
   }
 
-  async stop(): Promise<Latency> {
+  async stop(): Promise<void> {
     this.running = false;
     await this.done;
-    const s = [...this.samples].sort((a, b) => a - b);
+  }
+
+  /** Latency of the requests that started within [from, to] (ms since the epoch). */
+  between(from: number, to: number): Latency {
+    const s = this.samples
+      .filter((x) => x.at >= from && x.at <= to)
+      .map((x) => x.ms)
+      .sort((a, b) => a - b);
     const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
     return {
       requests: s.length,
@@ -200,12 +209,13 @@ export class TipProbe {
     let id = 0;
     while (this.running) {
       const body = JSON.stringify({ jsonrpc: '2.0', method: 'get_tip', params: [], id: ++id });
+      const at = Date.now();
       const t0 = performance.now();
       try {
         const r = await fetch(`${url}/v2/foreign`, { method: 'POST', body });
         const text = await r.text();
         if (r.status !== 200 || !text.includes('"Ok"')) this.errors++;
-        else this.samples.push(performance.now() - t0);
+        else this.samples.push({ at, ms: performance.now() - t0 });
       } catch {
         this.errors++;
       }
