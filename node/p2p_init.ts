@@ -17,6 +17,7 @@ export function p2pInitOf(c: ServerConfig, runtime: P2pRuntime): P2pInit {
     handshakeTimeoutMs: runtime.handshakeTimeoutMs,
     maxInbound: c.p2p.peerMaxInboundCount,
     maxOutbound: c.p2p.peerMaxOutboundCount,
+    minPreferredOutbound: c.p2p.peerMinPreferredOutboundCount,
     listenerBufferCount: c.p2p.peerListenerBufferCount,
     capabilities: c.p2p.capabilities,
     seedingType: c.p2p.seedingType,

@@ -27,6 +27,8 @@ import { seedSource } from './seeds.js';
 import { PeersService } from './service.js';
 import { relaySources, serveSources, syncSources, txSources } from './sources.js';
 import { SyncClient, syncLogFields } from './sync.js';
+import { syncOptions } from './sync_options.js';
+import { SyncProgress } from './sync_progress.js';
 import { TxRelay } from './tx_relay.js';
 
 /** How often the sync compares our heads with the peers' (Epic's sync loop: every second). */
@@ -79,10 +81,20 @@ async function startP2p(
   const params = chainParams(p2p.chainType);
   const chain = ctx.actor<ChainProtocol>('chain');
   const pool = ctx.actor<PoolProtocol>('pool');
-  const sync = new SyncClient(syncSources(chain), (s) => {
-    log('p2p_sync', syncLogFields(s));
-    ctx.publish('sync', s);
-  });
+  const progress = new SyncProgress();
+  let logged = '';
+  const sync = new SyncClient(
+    syncSources(chain),
+    (s) => {
+      // A state line when the state changes; heights and pace at most every few seconds.
+      if (s.status !== logged) log('p2p_sync', syncLogFields(s));
+      logged = s.status;
+      const line = progress.update(s, Date.now());
+      if (line !== null) log('p2p_sync_progress', { ...line });
+      ctx.publish('sync', s);
+    },
+    syncOptions(p2p, process.env),
+  );
   const network = new Network(
     {
       mainnet: p2p.chainType === 'mainnet',
@@ -159,7 +171,7 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
     throw e;
   }
   ctx.publish('connected', []);
-  ctx.publish('sync', { status: 'no_sync' });
+  ctx.publish('sync', p2p?.network.syncStatus ?? { status: 'no_sync' });
   ctx.publish('started', Date.now());
   const stopLag = startLoopLag(
     statsIntervalMs(process.env[P2P_STATS_ENV]),

@@ -64,6 +64,8 @@ export interface P2pInit {
   readonly handshakeTimeoutMs: number;
   readonly maxInbound: number;
   readonly maxOutbound: number;
+  /** `peer_min_preferred_outbound_count`: outbound peers the sync waits for (awaiting_peers). */
+  readonly minPreferredOutbound: number;
   /**
    * `peer_listener_buffer_count` (Epic 8): inbound connections accepted beyond maxInbound; Epic
    * refuses one when inbound ≥ maxInbound + this (u32 sum, wrapping in its release build).

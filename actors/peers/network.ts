@@ -22,7 +22,7 @@ import type { Relay, RelayPeer } from './relay.js';
 import { ServeQueue, type ServeSources } from './serve.js';
 import type { Clock } from './service.js';
 import type { PeerStore } from './store.js';
-import type { SyncClient, SyncPeer } from './sync.js';
+import type { SyncClient, SyncPeer, SyncStatus } from './sync.js';
 import type { TxPeer, TxRelay } from './tx_relay.js';
 import {
   BAD_HANDSHAKE,
@@ -365,6 +365,11 @@ export class Network implements InboundHost {
     r.fluff(tx, peers);
   }
 
+  /** What the sync reports now (no_sync without a sync client). */
+  get syncStatus(): SyncStatus {
+    return this.o.sync?.current ?? { status: 'no_sync' };
+  }
+
   /** One step of the sync over the connected peers (the actor runs it every second). */
   syncStep(): Promise<void> {
     return this.o.sync?.step(this.peers().map((p) => this.syncPeer(p))) ?? Promise.resolve();
@@ -392,6 +397,7 @@ export class Network implements InboundHost {
       capabilities: peer.hello.capabilities,
       totalDifficulty: adv.totalDifficulty,
       height: peer.info().height,
+      outbound: peer.direction === 'Outbound',
       send: (m) => peer.conn.send(m),
       ban: (reason) => this.banLive(peer, reason),
     };

@@ -164,7 +164,8 @@ export class Relay {
   private async header(peer: RelayPeer, header: BlockHeader): Promise<void> {
     const hash = headerHash(header, this.params);
     peer.known.add(hash);
-    if (await this.sources.hasBlock(hash)) return;
+    // Epic asks for an announced block only in no_sync: while syncing, the sync fetches blocks.
+    if (this.syncing() || (await this.sources.hasBlock(hash))) return;
     peer.send({ type: 'GetCompactBlock', hash });
   }
 }

@@ -77,7 +77,7 @@ export function syncSources(chain: LinkedActor<ChainProtocol>): SyncChain {
   return {
     heads: async () => {
       const s = await chain.ask('syncState', {}, opts);
-      return { head: s.head, headerHead: s.headerHead };
+      return { head: s.head, headerHead: s.headerHead, syncHead: s.syncHead };
     },
     // Epic asks from its sync head, which each accepted batch moves forward.
     locator: async () => (await chain.ask('locator', { from: 'sync_head' }, opts)).hashes,

@@ -1,15 +1,19 @@
 // The sync client (issue 18 items 2, 4, 7): compares our header and body heads with the peers'
-// advertised work once a second and on every reply, and drives Epic's states — header sync
-// (ask a more-work peer for the headers after our locator, 512 at a time), body sync (a window
-// of missing blocks asked from more-work peers, re-asked elsewhere when slow), no sync. What it
+// advertised work once a second and on every reply, and drives Epic's states — awaiting peers
+// (too few outbound peers), header sync (several more-work peers asked at once for successive
+// pages of 512 headers after our locator), body sync (a window of missing blocks asked from
+// more-work peers, re-asked elsewhere when slow), no sync. What it
 // reports is Epic's `sync_status` and `sync_info`. Headers are untrusted until the chain has
 // validated them; a peer is banned only for what it provably sent wrong (an invalid or empty
 // header batch), never for being slow or behind.
+
+import { equalBytes } from '../../core/bytes.js';
 import { hasMoreWork } from '../../core/consensus/difficulty.js';
 import { CAPABILITIES } from '../../core/p2p/primitives.js';
 import type { P2pMessage } from '../../core/p2p/types.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty } from '../../core/types/pow.js';
+import { HeaderRequests, type HeldPage } from './header_requests.js';
 
 /** Epic's `sync_status` strings this client reports, and the `sync_info` of two of them. */
 export type SyncStatus =
@@ -27,7 +31,11 @@ export interface Head {
 
 /** What the sync asks of the chain actor. */
 export interface SyncChain {
-  heads(): Promise<{ readonly head: Head; readonly headerHead: Head }>;
+  heads(): Promise<{
+    readonly head: Head;
+    readonly headerHead: Head;
+    readonly syncHead: Head & { readonly hash: Uint8Array };
+  }>;
   locator(): Promise<Uint8Array[]>;
   /** Validates and stores a header batch; rejects with the chain error's kind as `code`. */
   syncHeaders(headers: readonly BlockHeader[]): Promise<void>;
@@ -43,36 +51,68 @@ export interface SyncPeer {
   readonly capabilities: number;
   readonly totalDifficulty: Difficulty;
   readonly height: bigint;
+  /** We dialled it (Epic counts outbound peers against `peer_min_preferred_outbound_count`). */
+  readonly outbound: boolean;
   send(m: P2pMessage): void;
   ban(reason: number): void;
 }
 
+/** How the client paces itself. */
+export interface SyncOptions {
+  /** Header requests in flight at once, to different peers (1: Epic's sequential sync). */
+  readonly headerRequests: number;
+  /** Whether a reply triggers the next request at once (false: the next 1 s tick, as Epic). */
+  readonly askOnReply: boolean;
+  /** Blocks asked for and not yet received. */
+  readonly bodyWindow: number;
+  /** Outbound peers needed before syncing (`awaiting_peers` until then); 0: no wait. */
+  readonly minOutbound: number;
+}
+
 /** How long a header request may go unanswered before another peer is asked (issue: 30–60 s). */
 export const HEADER_REQUEST_MS = 30_000;
-/** Blocks asked for and not yet received; Epic has one. */
+/** Blocks asked for and not yet received by default; Epic has one. */
 export const BODY_WINDOW = 64;
+/** Header pages asked for at once by default. */
+export const HEADER_REQUESTS = 8;
 /** A block not received by then is asked of another peer. */
 export const BLOCK_REQUEST_MS = 10_000;
 const BAD_BLOCK_HEADER = 3;
 
-interface HeaderRequest {
-  readonly peer: string;
-  readonly at: number;
-}
+export const DEFAULT_SYNC: SyncOptions = {
+  headerRequests: HEADER_REQUESTS,
+  askOnReply: true,
+  bodyWindow: BODY_WINDOW,
+  minOutbound: 0,
+};
 
 export class SyncClient {
   private readonly chain: SyncChain;
   private readonly onStatus: (s: SyncStatus) => void;
+  private readonly opts: SyncOptions;
   private status: SyncStatus = { status: 'no_sync' };
-  private headerRequest: HeaderRequest | null = null;
+  private readonly pages: HeaderRequests<SyncPeer>;
   /** Block hash (hex) → when it was asked for. */
   private readonly blocks = new Map<string, number>();
   private running = false;
+  private again: readonly SyncPeer[] | null = null;
+  /** Header pages reach the chain one at a time, in order. */
+  private applying: Promise<void> = Promise.resolve();
   private next = 0;
+  private readonly clock: () => number;
 
-  constructor(chain: SyncChain, onStatus: (s: SyncStatus) => void) {
+  constructor(
+    chain: SyncChain,
+    onStatus: (s: SyncStatus) => void,
+    opts = DEFAULT_SYNC,
+    clock: () => number = Date.now,
+  ) {
     this.chain = chain;
     this.onStatus = onStatus;
+    this.opts = opts;
+    this.clock = clock;
+    this.pages = new HeaderRequests(opts.headerRequests);
+    if (opts.minOutbound > 0) this.status = { status: 'awaiting_peers' };
   }
 
   get current(): SyncStatus {
@@ -84,33 +124,42 @@ export class SyncClient {
     return this.status.status !== 'no_sync';
   }
 
-  /** One step: decides the state and sends what it needs. Overlapping calls are skipped. */
-  async step(peers: readonly SyncPeer[], now = Date.now()): Promise<void> {
-    if (this.running) return;
+  /** One step: decides the state and sends what it needs. A call during a step runs after it. */
+  async step(peers: readonly SyncPeer[], now = this.clock()): Promise<void> {
+    if (this.running) {
+      this.again = peers;
+      return;
+    }
     this.running = true;
     try {
       await this.decide(peers, now);
+      while (this.again !== null) {
+        const later = this.again;
+        this.again = null;
+        await this.decide(later, this.clock());
+      }
     } finally {
       this.running = false;
     }
   }
 
-  /** Headers or FastHeaders from `peer`; true when the sync took the message. */
+  /** Headers or FastHeaders from `peer`; pages nobody asked for are read and dropped. */
   async headers(peer: SyncPeer, headers: readonly BlockHeader[], peers: readonly SyncPeer[]) {
-    if (this.headerRequest?.peer !== peer.key) return; // unsolicited: read and dropped
-    this.headerRequest = null;
+    const ask = this.pages.take(peer.key);
+    if (ask === null) return;
     if (headers.length === 0) {
       peer.ban(BAD_BLOCK_HEADER);
       return;
     }
-    try {
-      await this.chain.syncHeaders(headers);
-    } catch (e) {
-      const code = (e as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && BAD_HEADER_KINDS.has(code)) peer.ban(BAD_BLOCK_HEADER);
-      return;
-    }
-    await this.step(peers);
+    this.applying = this.applying.then(async () => {
+      // Offset 0 answers from the common header, wherever it is (a fork below our sync head);
+      // later pages wait for the page before them.
+      if (ask.offset === 0) await this.apply({ from: peer, headers });
+      else this.pages.hold({ from: peer, headers }, this.clock());
+      await this.drain();
+    });
+    await this.applying;
+    if (this.opts.askOnReply) await this.step(peers);
   }
 
   /** A block arrived (from any peer): it no longer counts against the window. */
@@ -118,19 +167,52 @@ export class SyncClient {
     this.blocks.delete(hash);
   }
 
+  /** Applies held pages for as long as one continues from the sync head. */
+  private async drain(): Promise<void> {
+    for (;;) {
+      const { syncHead } = await this.chain.heads();
+      const page = this.pages.next(syncHead.height);
+      if (page === undefined) return;
+      // Matched by first height and parent: a page from a peer on another fork is not ours.
+      if (!equalBytes(page.headers[0]?.prevHash ?? new Uint8Array(), syncHead.hash)) continue;
+      if (!(await this.apply(page))) return;
+    }
+  }
+
+  /** Hands a page to the chain; false when it was refused (held pages are then dropped). */
+  private async apply(page: HeldPage<SyncPeer>): Promise<boolean> {
+    this.pages.validating(page);
+    try {
+      await this.chain.syncHeaders(page.headers);
+      return true;
+    } catch (e) {
+      this.pages.dropHeld();
+      const code = (e as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && BAD_HEADER_KINDS.has(code)) page.from.ban(BAD_BLOCK_HEADER);
+      return false;
+    } finally {
+      this.pages.validating(null);
+    }
+  }
+
   private async decide(peers: readonly SyncPeer[], now: number): Promise<void> {
+    if (this.awaitingPeers(peers)) return;
     const best = mostWork(peers);
-    const { head, headerHead } = await this.chain.heads();
+    const { head, headerHead, syncHead } = await this.chain.heads();
     if (best !== null && hasMoreWork(best.totalDifficulty, headerHead.totalDifficulty)) {
-      if (this.status.status !== 'header_sync') await this.chain.resetSyncHead();
+      if (this.status.status !== 'header_sync') {
+        this.pages.clear();
+        await this.chain.resetSyncHead();
+      }
       this.set({
         status: 'header_sync',
         currentHeight: headerHead.height,
         highestHeight: best.height,
       });
-      await this.askHeaders(peers, headerHead, now);
+      await this.askHeaders(peers, headerHead, syncHead.height, best.height, now);
       return;
     }
+    this.pages.clear();
     if (hasMoreWork(headerHead.totalDifficulty, head.totalDifficulty) && peers.length > 0) {
       this.set({
         status: 'body_sync',
@@ -144,29 +226,72 @@ export class SyncClient {
     this.set({ status: 'no_sync' });
   }
 
-  private async askHeaders(peers: readonly SyncPeer[], ours: Head, now: number): Promise<void> {
-    const pending = this.headerRequest;
-    if (pending !== null && now - pending.at < HEADER_REQUEST_MS) return;
-    const ahead = peers.filter((p) => hasMoreWork(p.totalDifficulty, ours.totalDifficulty));
-    // A timed-out request goes to another peer when there is one.
-    const others = ahead.filter((p) => p.key !== pending?.peer);
-    const peer = pick(others.length > 0 ? others : ahead, this.next++);
-    if (peer === undefined) return;
-    const locator = await this.chain.locator();
-    this.headerRequest = { peer: peer.key, at: now };
-    peer.send(
-      (peer.capabilities & CAPABILITIES.HEADER_FASTSYNC) !== 0
-        ? { type: 'GetHeadersFastSync', locator, offset: 0 }
-        : { type: 'GetHeaders', locator },
+  /** Epic's first rule: fewer outbound peers than preferred → `awaiting_peers`, nothing asked. */
+  private awaitingPeers(peers: readonly SyncPeer[]): boolean {
+    const min = this.opts.minOutbound;
+    if (min === 0 || peers.filter((p) => p.outbound).length >= min) return false;
+    this.pages.clear();
+    this.blocks.clear();
+    this.set({ status: 'awaiting_peers' });
+    return true;
+  }
+
+  private async askHeaders(
+    peers: readonly SyncPeer[],
+    ours: Head,
+    base: bigint,
+    best: bigint,
+    now: number,
+  ): Promise<void> {
+    const late = this.pages.expire(now, HEADER_REQUEST_MS);
+    const gaps = this.pages.gaps(base, best);
+    if (gaps.length === 0) return;
+    const ahead = peers.filter(
+      (p) => hasMoreWork(p.totalDifficulty, ours.totalDifficulty) && !this.pages.busy(p.key),
     );
+    // A peer that let a request time out is asked again only when nobody else can be.
+    const prompt = ahead.filter((p) => !late.has(p.key));
+    const free = [...(prompt.length > 0 ? prompt : ahead)];
+    let locator: Uint8Array[] | null = null;
+    for (const gap of gaps) {
+      const i = this.pickFor(free, gap.offset);
+      const peer = free[i];
+      if (peer === undefined) return;
+      free.splice(i, 1);
+      locator ??= await this.chain.locator();
+      this.pages.asked({
+        peer: peer.key,
+        offset: gap.offset,
+        firstHeight: gap.firstHeight,
+        at: now,
+      });
+      peer.send(
+        fastSync(peer)
+          ? { type: 'GetHeadersFastSync', locator, offset: gap.offset }
+          : { type: 'GetHeaders', locator },
+      );
+    }
+  }
+
+  /**
+   * A peer for a page: only HEADER_FASTSYNC peers above offset 0, and at offset 0 one that
+   * cannot serve offsets when there is one (the others are kept for the later pages); -1: none.
+   */
+  private pickFor(free: readonly SyncPeer[], offset: number): number {
+    const plain = free.flatMap((p, i) => (fastSync(p) ? [] : [i]));
+    const fast = free.flatMap((p, i) => (fastSync(p) ? [i] : []));
+    const able = offset > 0 ? fast : plain.length > 0 ? plain : fast;
+    if (able.length === 0) return -1;
+    return able[this.next++ % able.length] ?? -1;
   }
 
   private async askBodies(peers: readonly SyncPeer[], ours: Head, now: number): Promise<void> {
     for (const [hash, at] of this.blocks)
       if (now - at >= BLOCK_REQUEST_MS) this.blocks.delete(hash);
-    const room = BODY_WINDOW - this.blocks.size;
+    const window = this.opts.bodyWindow;
+    const room = window - this.blocks.size;
     if (room <= 0) return;
-    const missing = await this.chain.missingBodies(BODY_WINDOW);
+    const missing = await this.chain.missingBodies(window);
     const ahead = peers.filter(
       (p) => p.height >= ours.height || hasMoreWork(p.totalDifficulty, ours.totalDifficulty),
     );
@@ -194,6 +319,10 @@ export class SyncClient {
     this.status = s;
     if (!same) this.onStatus(s);
   }
+}
+
+function fastSync(p: SyncPeer): boolean {
+  return (p.capabilities & CAPABILITIES.HEADER_FASTSYNC) !== 0;
 }
 
 /** Chain refusals of a header that are the sender's fault (Epic's `is_bad_data`). */

@@ -200,7 +200,11 @@ describe("syncing Epic's recorded usernet chain from a scripted Epic node", {
         'archive_mode = true',
         'run_test_miner = false',
       ],
-      p2pLines: ['seeding_type = "List"', `seeds = ["127.0.0.1:${listener.port}"]`],
+      p2pLines: [
+        'seeding_type = "List"',
+        'peer_min_preferred_outbound_count = 1',
+        `seeds = ["127.0.0.1:${listener.port}"]`,
+      ],
     });
     const n = node;
     const want = recorded[TIP]?.hash;

@@ -37,7 +37,11 @@ describe('two nodes on loopback', () => {
     a = await startNodeProcess({ serverLines: [CUCKATOO_ONLY] });
     b = await startNodeProcess({
       serverLines: [CUCKATOO_ONLY],
-      p2pLines: ['seeding_type = "List"', `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`],
+      p2pLines: [
+        'seeding_type = "List"',
+        'peer_min_preferred_outbound_count = 1',
+        `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`,
+      ],
     });
     const linked = await until(
       async () => a.stderr(),

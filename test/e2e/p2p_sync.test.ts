@@ -39,7 +39,11 @@ describe('a late node catches up', () => {
   it(`B header-syncs and body-syncs to A's tip at ${HEIGHT}`, async () => {
     b = await startNodeProcess({
       serverLines: [CUCKATOO_ONLY, 'archive_mode = true'],
-      p2pLines: ['seeding_type = "List"', `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`],
+      p2pLines: [
+        'seeding_type = "List"',
+        'peer_min_preferred_outbound_count = 1',
+        `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`,
+      ],
     });
     const want = (await foreignOk(a.url, 'get_tip', [])) as Tip;
     const node = b;

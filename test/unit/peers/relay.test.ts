@@ -40,7 +40,7 @@ function peer(): RelayPeer & { sent: P2pMessage[]; bans: number[] } {
   };
 }
 
-function relay(over: Partial<RelaySources> & { outcome?: SubmitOutcome } = {}) {
+function relay(over: Partial<RelaySources> & { outcome?: SubmitOutcome; syncing?: boolean } = {}) {
   const submitted: Block[] = [];
   const sources: RelaySources = {
     submit: async (b) => {
@@ -51,7 +51,16 @@ function relay(over: Partial<RelaySources> & { outcome?: SubmitOutcome } = {}) {
     compactTxs: async () => ({ txs: [], missing: 1 }),
     ...over,
   };
-  return { r: new Relay(sources, USER, () => {}), submitted };
+  const syncing = over.syncing ?? false;
+  return {
+    r: new Relay(
+      sources,
+      USER,
+      () => {},
+      () => syncing,
+    ),
+    submitted,
+  };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
@@ -121,6 +130,15 @@ describe('block relay', () => {
       r.offer(p, { type: 'Ping', totalDifficulty: {}, height: 0n, timestamp: 0n }),
       false,
     );
+  });
+
+  it('while syncing, an announced header asks for nothing (the sync fetches blocks)', async () => {
+    const { r } = relay({ syncing: true });
+    const p = peer();
+    assert.equal(r.offer(p, { type: 'Header', header: block130.header }), true);
+    await settle();
+    assert.deepEqual(p.sent, []);
+    assert.equal(p.known.has(hashOf(block130)), true);
   });
 
   it('a new head is announced header-first, once, to the peers that do not know it', () => {

@@ -6,9 +6,11 @@ import { describe, it } from 'node:test';
 import {
   BLOCK_REQUEST_MS,
   BODY_WINDOW,
+  DEFAULT_SYNC,
   HEADER_REQUEST_MS,
   type Head,
   SyncClient,
+  type SyncOptions,
   type SyncPeer,
   type SyncStatus,
   syncInfo,
@@ -21,19 +23,39 @@ const head = (height: number, work = height): Head => ({
   totalDifficulty: { cuckaroo: 0n, cuckatoo: BigInt(work), randomx: 0n, progpow: 0n },
 });
 const LOCATOR = [new Uint8Array(32).fill(1)];
-const HEADER = { height: 1n } as unknown as BlockHeader;
+/** The hash of the stand-in header at `height`: the height in its first bytes. */
+const hashAt = (height: bigint) => {
+  const h = new Uint8Array(32);
+  new DataView(h.buffer).setBigUint64(0, height);
+  return h;
+};
+/** Stand-in headers from `first`, linked by `prevHash` (all the client reads of a header). */
+const page = (first: bigint, n = 512) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      ({ height: first + BigInt(i), prevHash: hashAt(first + BigInt(i) - 1n) }) as BlockHeader,
+  );
+const HEADER = page(6n, 1)[0] as BlockHeader;
 
 function chain(state: { head: Head; headerHead: Head; missing?: Uint8Array[]; refuse?: string }) {
   const batches: (readonly BlockHeader[])[] = [];
+  // The sync head follows each accepted page, as the chain's does.
+  let syncHead = state.headerHead.height;
   return {
     batches,
     state,
-    heads: async () => ({ head: state.head, headerHead: state.headerHead }),
+    heads: async () => ({
+      head: state.head,
+      headerHead: state.headerHead,
+      syncHead: { ...head(Number(syncHead)), hash: hashAt(syncHead) },
+    }),
     locator: async () => LOCATOR,
     syncHeaders: async (hs: readonly BlockHeader[]) => {
       batches.push(hs);
       if (state.refuse !== undefined)
         throw Object.assign(new Error('refused'), { code: state.refuse });
+      syncHead = hs.at(-1)?.height ?? syncHead;
     },
     missingBodies: async (max: number) => (state.missing ?? []).slice(0, max),
     resetSyncHead: async () => {},
@@ -53,6 +75,7 @@ function peer(
     capabilities: caps,
     totalDifficulty: h.totalDifficulty,
     height: h.height,
+    outbound: true,
     sent,
     bans,
     send: (m) => sent.push(m),
@@ -60,9 +83,22 @@ function peer(
   };
 }
 
-function client(c: ReturnType<typeof chain>) {
+/** A client on a clock the test sets: `step(peers, t)` also moves it to `t`. */
+function client(c: ReturnType<typeof chain>, opts: Partial<SyncOptions> = {}) {
   const seen: SyncStatus[] = [];
-  return { s: new SyncClient(c, (x) => seen.push(x)), seen };
+  let now = 0;
+  const s = new SyncClient(
+    c,
+    (x) => seen.push(x),
+    { ...DEFAULT_SYNC, ...opts },
+    () => now,
+  );
+  const step = s.step.bind(s);
+  s.step = (peers, t = now) => {
+    now = t;
+    return step(peers, t);
+  };
+  return { s, seen };
 }
 
 describe('sync client', () => {
@@ -76,28 +112,96 @@ describe('sync client', () => {
     assert.equal(syncInfo(s.current), null);
   });
 
-  it('header sync: FastSync to a HEADER_FASTSYNC peer, GetHeaders to others, asked again elsewhere after 30 s', async () => {
+  it('header sync: successive pages asked of several peers at once, GetHeaders only at offset 0', async () => {
     const c = chain({ head: head(5), headerHead: head(5) });
     const { s, seen } = client(c);
-    const [a, b] = [peer('a', 900), peer('b', 800, 0x0f)];
-    await s.step([a, b], 0);
-    assert.deepEqual(seen, [{ status: 'header_sync', currentHeight: 5n, highestHeight: 900n }]);
-    assert.deepEqual(syncInfo(s.current), { current_height: 5n, highest_height: 900n });
-    const first = [...a.sent, ...b.sent];
-    assert.equal(first.length, 1);
-    await s.step([a, b], HEADER_REQUEST_MS - 1);
-    assert.equal(a.sent.length + b.sent.length, 1, 'one request in flight');
-    await s.step([a, b], HEADER_REQUEST_MS);
-    assert.equal(a.sent.length, 1);
-    assert.equal(b.sent.length, 1);
-    const asked = [a.sent[0], b.sent[0]];
-    assert.deepEqual(
-      new Set(asked.map((m) => m?.type)),
-      new Set(['GetHeadersFastSync', 'GetHeaders']),
+    const [a, b, d] = [peer('a', 2000), peer('b', 2000, 0x0f), peer('d', 2000)];
+    await s.step([a, b, d], 0);
+    assert.deepEqual(seen, [{ status: 'header_sync', currentHeight: 5n, highestHeight: 2000n }]);
+    assert.deepEqual(syncInfo(s.current), { current_height: 5n, highest_height: 2000n });
+    // b cannot serve offsets: it takes the first page, the FASTSYNC peers the next two.
+    assert.deepEqual(b.sent, [{ type: 'GetHeaders', locator: LOCATOR }]);
+    const offsets = [...a.sent, ...d.sent].map((m) =>
+      m.type === 'GetHeadersFastSync' ? m.offset : -1,
     );
-    assert.deepEqual(a.sent[0], { type: 'GetHeadersFastSync', locator: LOCATOR, offset: 0 });
-    assert.deepEqual(b.sent[0], { type: 'GetHeaders', locator: LOCATOR });
-    assert.deepEqual([a.bans, b.bans], [[], []], 'slow is not banned');
+    assert.deepEqual(offsets.sort(), [1, 2]);
+    await s.step([a, b, d], HEADER_REQUEST_MS - 1);
+    assert.equal(a.sent.length + b.sent.length + d.sent.length, 3, 'one request per peer');
+    assert.deepEqual([a.bans, b.bans, d.bans], [[], [], []]);
+  });
+
+  it('a page that arrives before the one under it waits for it; a timed-out page goes to another peer', async () => {
+    const c = chain({ head: head(5), headerHead: head(5) });
+    const { s } = client(c);
+    const [a, d] = [peer('a', 2000), peer('d', 2000)];
+    await s.step([a], 0);
+    assert.deepEqual(a.sent, [{ type: 'GetHeadersFastSync', locator: LOCATOR, offset: 0 }]);
+    await s.step([a, d], 1);
+    assert.deepEqual(d.sent, [{ type: 'GetHeadersFastSync', locator: LOCATOR, offset: 1 }]);
+    await s.headers(d, page(518n), [a, d]);
+    assert.equal(c.batches.length, 0, 'held: the page under it has not come');
+    await s.headers(a, page(6n), [a, d]);
+    assert.deepEqual(
+      c.batches.map((p) => [p[0]?.height, p.length]),
+      [
+        [6n, 512],
+        [518n, 512],
+      ],
+    );
+    // Both free again: asked at once for the pages after 1029.
+    assert.equal(a.sent.length + d.sent.length, 4);
+
+    const e = peer('e', 2000);
+    await s.step([a, d, e], HEADER_REQUEST_MS + 1);
+    assert.deepEqual(e.sent, [{ type: 'GetHeadersFastSync', locator: LOCATOR, offset: 0 }]);
+    assert.equal(a.sent.length + d.sent.length, 4, 'the late peers are not asked again first');
+    assert.deepEqual([a.bans, d.bans], [[], []], 'slow is not banned');
+  });
+
+  it('a page that does not continue from our sync head is dropped, not banned', async () => {
+    const c = chain({ head: head(5), headerHead: head(5) });
+    const { s } = client(c);
+    const [a, d] = [peer('a', 2000), peer('d', 2000)];
+    await s.step([a, d], 0);
+    const forked = page(518n).map((h, i) => (i === 0 ? { ...h, prevHash: hashAt(999n) } : h));
+    const [first, second] =
+      a.sent[0]?.type === 'GetHeadersFastSync' && a.sent[0].offset === 0 ? [a, d] : [d, a];
+    await s.headers(second, forked, [a, d]);
+    await s.headers(first, page(6n), [a, d]);
+    assert.deepEqual(
+      c.batches.map((p) => p[0]?.height),
+      [6n],
+    );
+    assert.deepEqual([a.bans, d.bans], [[], []]);
+  });
+
+  it("Epic's pace: one request in flight, the next on the tick, not on the reply", async () => {
+    const c = chain({ head: head(5), headerHead: head(5) });
+    const { s } = client(c, { headerRequests: 1, askOnReply: false });
+    const [a, d] = [peer('a', 2000), peer('d', 2000)];
+    await s.step([a, d], 0);
+    assert.equal(a.sent.length + d.sent.length, 1);
+    const asked = a.sent.length === 1 ? a : d;
+    await s.headers(asked, page(6n), [a, d]);
+    assert.equal(c.batches.length, 1);
+    assert.equal(a.sent.length + d.sent.length, 1, 'nothing until the next tick');
+    await s.step([a, d], 1_000);
+    assert.equal(a.sent.length + d.sent.length, 2);
+  });
+
+  it('awaiting_peers until enough outbound peers, then header sync', async () => {
+    const c = chain({ head: head(5), headerHead: head(5) });
+    const { s, seen } = client(c, { minOutbound: 2 });
+    assert.deepEqual(s.current, { status: 'awaiting_peers' });
+    const inbound = { ...peer('i', 900), outbound: false };
+    const a = peer('a', 900);
+    await s.step([a, inbound], 0);
+    assert.deepEqual([a.sent, inbound.sent], [[], []]);
+    assert.deepEqual(seen, []);
+    await s.step([a, inbound, peer('b', 900)], 1_000);
+    assert.deepEqual(seen, [{ status: 'header_sync', currentHeight: 5n, highestHeight: 900n }]);
+    await s.step([inbound], 2_000);
+    assert.deepEqual(seen.at(-1), { status: 'awaiting_peers' });
   });
 
   it('a reply from the asked peer goes to the chain; empty or invalid batches ban it; others are ignored', async () => {
