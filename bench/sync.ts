@@ -17,7 +17,15 @@
 // BENCH_SYNC_HEADERS, BENCH_SYNC_EPIC_HEADERS and BENCH_SYNC_BLOCKS adjust the sizes.
 import { cpus, loadavg } from 'node:os';
 import { CUCKATOO_ONLY } from '../test/support/killable_node.js';
-import { removeHome, spawnNode, tempHome, writeConfig } from '../test/support/node_process.js';
+import { ownerText } from '../test/support/miner.js';
+import {
+  basic,
+  ownerSecret,
+  removeHome,
+  spawnNode,
+  tempHome,
+  writeConfig,
+} from '../test/support/node_process.js';
 import { ensureBodyChain } from './lib/body_chain.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { ensureHeaderChain } from './lib/header_chain_gen.js';
@@ -31,12 +39,15 @@ import {
   type SyncLine,
   SyncLog,
   SyncPeers,
+  saveLog,
   TipProbe,
 } from './lib/sync_side.js';
 
 const HEADERS = Number(process.env.BENCH_SYNC_HEADERS ?? 200_000);
 const EPIC_HEADERS = Number(process.env.BENCH_SYNC_EPIC_HEADERS ?? 20_000);
 const BLOCKS = Number(process.env.BENCH_SYNC_BLOCKS ?? 400);
+/** A sync still running after this long is measured where it got to (the run is marked). */
+const MAX_RUN_MS = Number(process.env.BENCH_SYNC_MAX_S ?? 300) * 1000;
 const PEERS = 3;
 const GOAL_HEADERS_PER_S = 5_000;
 const GOAL_VS_EPIC = 10;
@@ -44,8 +55,8 @@ const GOAL_TIP_P99_MS = 50;
 const MODE_ENV = 'MWNODE_SYNC_MODE';
 const WINDOW_ENV = 'MWNODE_SYNC_BODY_WINDOW';
 
-if (![HEADERS, EPIC_HEADERS, BLOCKS].every((n) => Number.isSafeInteger(n) && n > 0))
-  throw new Error('BENCH_SYNC_HEADERS, _EPIC_HEADERS and _BLOCKS: positive integers');
+if (![HEADERS, EPIC_HEADERS, BLOCKS, MAX_RUN_MS].every((n) => Number.isSafeInteger(n) && n > 0))
+  throw new Error('BENCH_SYNC_HEADERS, _EPIC_HEADERS, _BLOCKS and _MAX_S: positive integers');
 if (EPIC_HEADERS > HEADERS) throw new Error('BENCH_SYNC_EPIC_HEADERS above BENCH_SYNC_HEADERS');
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -54,6 +65,8 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 interface Run extends Measurement {
   /** headers or blocks: what opsPerSec counts. */
   readonly unit: string;
+  /** False: stopped after MAX_RUN_MS; the rate is over what it synced by then. */
+  readonly complete: boolean;
   readonly env: Record<string, string>;
   readonly syncMs: number;
   /** The node's CPU over the sync (all its threads), and that per wall second (1 = a core). */
@@ -63,6 +76,8 @@ interface Run extends Measurement {
   readonly rssAtStartMiB: number;
   readonly getTip: Latency;
   readonly served: ServedStats;
+  /** The node's whole log, kept for a look at a slow run. */
+  readonly nodeLog: string;
 }
 
 interface RunSpec {
@@ -87,27 +102,67 @@ function withEnv<T>(env: Record<string, string>, f: () => T): T {
   }
 }
 
-/** Where the measured sync starts and ends in the node's log, and how much it synced. */
-async function window(
-  log: SyncLog,
-  spec: RunSpec,
-  timeoutMs: number,
-): Promise<{ start: SyncLine; end: SyncLine; count: number }> {
+/** Where the measured sync started and ended, how much it synced, and whether it finished. */
+interface Window {
+  readonly start: SyncLine;
+  readonly endAt: number;
+  readonly count: number;
+  /** False: the run hit MAX_RUN_MS first and `count` is what it had synced by then. */
+  readonly complete: boolean;
+}
+
+interface Heights {
+  readonly headerHead: number;
+  readonly head: number;
+}
+
+/** The node's header head and body head, from get_status (sync_info) and get_tip. */
+async function heights(url: string, auth: string): Promise<Heights> {
+  const status = JSON.parse(await ownerText(url, auth, 'get_status', [])) as {
+    result: {
+      Ok: {
+        sync_status: string;
+        sync_info?: { current_height: number; highest_height: number };
+        tip: { height: number };
+      };
+    };
+  };
+  const ok = status.result.Ok;
+  const head = ok.tip.height;
+  const info = ok.sync_info;
+  // header_sync: current is the header head; body_sync: highest is.
+  const headerHead =
+    info === undefined
+      ? head
+      : ok.sync_status === 'header_sync'
+        ? info.current_height
+        : info.highest_height;
+  return { headerHead, head };
+}
+
+/**
+ * The sync's window in the node's log: header sync from its first header_sync line to the line
+ * that leaves header_sync level with the peers (body sync next: the scripted chain has no
+ * bodies); body sync from the first body_sync line to no_sync. A sync still running after
+ * MAX_RUN_MS is measured where it got to (get_status, get_tip) and marked incomplete.
+ */
+async function window(log: SyncLog, spec: RunSpec, url: string, auth: string): Promise<Window> {
   const h = spec.height;
-  if (spec.kind === 'headers') {
-    const start = await log.first((l) => l.status === 'header_sync', 60_000);
-    // Level with the peers' header chain: body sync next (the scripted chain has no bodies).
-    const end = await log.first(
-      (l) =>
-        (l.status === 'header_sync' && (l.current ?? 0) >= h) ||
-        (l.status !== 'header_sync' && l.at >= start.at && (l.highest ?? h) >= h),
-      timeoutMs,
-    );
-    return { start, end, count: h - (start.current ?? 0) };
-  }
-  const start = await log.first((l) => l.status === 'body_sync', 60_000);
-  const end = await log.first((l) => l.status === 'no_sync' && l.at >= start.at, timeoutMs);
-  return { start, end, count: h - (start.current ?? 0) };
+  const headers = spec.kind === 'headers';
+  const start = await log.first(
+    (l) => l.status === (headers ? 'header_sync' : 'body_sync'),
+    120_000,
+  );
+  const from = start.current ?? 0;
+  const done = headers
+    ? (l: SyncLine) => l.status !== 'header_sync' && l.at >= start.at && (l.highest ?? h) >= h
+    : (l: SyncLine) => l.status === 'no_sync' && l.at >= start.at;
+  const left = MAX_RUN_MS - (Date.now() - start.at);
+  const end = await log.first(done, Math.max(1_000, left)).catch(() => null);
+  if (end !== null) return { start, endAt: end.at, count: h - from, complete: true };
+  const endAt = Date.now();
+  const at = await heights(url, auth);
+  return { start, endAt, count: (headers ? at.headerHead : at.head) - from, complete: false };
 }
 
 async function syncRun(spec: RunSpec): Promise<Run> {
@@ -123,19 +178,24 @@ async function syncRun(spec: RunSpec): Promise<Run> {
   const cpu = new CpuSampler(pid);
   const probe = new TipProbe(node.url);
   const rssAtStart = rssMiB(pid);
-  // Generous: the Epic-like mode at one 512-header batch a second, or a window of one block.
-  const timeoutMs = 120_000 + spec.height * (spec.kind === 'headers' ? 4 : 500);
+  const nodeLog = saveLog(node.proc.stderr as NodeJS.ReadableStream, node.stderr(), spec.name);
   try {
-    const { start, end, count } = await window(log, spec, timeoutMs);
-    const syncMs = Math.max(1, end.at - start.at);
-    const cpuUse = cpu.between(start.at, end.at);
+    const { start, endAt, count, complete } = await window(
+      log,
+      spec,
+      node.url,
+      basic(ownerSecret(home)),
+    );
+    const syncMs = Math.max(1, endAt - start.at);
+    const cpuUse = cpu.between(start.at, endAt);
     await probe.stop();
-    const getTip = probe.between(start.at, end.at);
+    const getTip = probe.between(start.at, endAt);
     const run: Run = {
       name: spec.name,
       unit: spec.kind === 'headers' ? 'headers' : 'blocks',
       opsPerSec: (count * 1000) / syncMs,
       iterations: count,
+      complete,
       env: spec.env,
       syncMs,
       nodeCpuMs: cpuUse.cpuMs,
@@ -144,11 +204,13 @@ async function syncRun(spec: RunSpec): Promise<Run> {
       rssAtStartMiB: rssAtStart,
       getTip,
       served: await peers.stats(),
+      nodeLog,
     };
     say(
       `  ${spec.name.padEnd(44)} ${run.opsPerSec.toFixed(0).padStart(7)} ${run.unit}/s  ` +
         `${count} in ${(syncMs / 1000).toFixed(1)} s  CPU ${run.nodeCores.toFixed(2)} cores  ` +
-        `peak RSS ${run.peakRssMiB.toFixed(0)} MiB  get_tip p99 ${getTip.p99_ms.toFixed(1)} ms`,
+        `peak RSS ${run.peakRssMiB.toFixed(0)} MiB  get_tip p99 ${getTip.p99_ms.toFixed(1)} ms` +
+        (complete ? '' : `  (INCOMPLETE: stopped after ${MAX_RUN_MS / 1000} s)`),
     );
     return run;
   } finally {

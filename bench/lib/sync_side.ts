@@ -3,7 +3,9 @@
 // `p2p_sync` log lines (when each state began, by the node's own clock), and its peak memory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -244,4 +246,17 @@ export function rssMiB(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * Copies the node's log (what was captured so far, then the stream) to a file in the temporary
+ * directory named after the run; returns its path.
+ */
+export function saveLog(stderr: NodeJS.ReadableStream, before: string, run: string): string {
+  const file = join(tmpdir(), `mwnode-bench-sync-${run.replace(/[^a-z0-9]+/gi, '-')}.log`);
+  const out = createWriteStream(file);
+  out.write(before);
+  stderr.on('data', (chunk: string | Buffer) => out.write(chunk));
+  stderr.on('end', () => out.end());
+  return file;
 }
