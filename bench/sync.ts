@@ -76,6 +76,8 @@ interface Run extends Measurement {
   readonly rssAtStartMiB: number;
   readonly getTip: Latency;
   readonly served: ServedStats;
+  /** Peers the node banned, with the reason it logged (the scripted chain is valid). */
+  readonly bans: readonly string[];
   /** The node's whole log, kept for a look at a slow run. */
   readonly nodeLog: string;
 }
@@ -154,8 +156,12 @@ async function window(log: SyncLog, spec: RunSpec, url: string, auth: string): P
     120_000,
   );
   const from = start.current ?? 0;
+  // Not awaiting_peers: a node whose peers were all banned has stopped, not finished.
   const done = headers
-    ? (l: SyncLine) => l.status !== 'header_sync' && l.at >= start.at && (l.highest ?? h) >= h
+    ? (l: SyncLine) =>
+        (l.status === 'body_sync' || l.status === 'no_sync') &&
+        l.at >= start.at &&
+        (l.highest ?? 0) >= h
     : (l: SyncLine) => l.status === 'no_sync' && l.at >= start.at;
   const left = MAX_RUN_MS - (Date.now() - start.at);
   const end = await log.first(done, Math.max(1_000, left)).catch(() => null);
@@ -204,13 +210,15 @@ async function syncRun(spec: RunSpec): Promise<Run> {
       rssAtStartMiB: rssAtStart,
       getTip,
       served: await peers.stats(),
+      bans: log.bans,
       nodeLog,
     };
     say(
       `  ${spec.name.padEnd(44)} ${run.opsPerSec.toFixed(0).padStart(7)} ${run.unit}/s  ` +
         `${count} in ${(syncMs / 1000).toFixed(1)} s  CPU ${run.nodeCores.toFixed(2)} cores  ` +
         `peak RSS ${run.peakRssMiB.toFixed(0)} MiB  get_tip p99 ${getTip.p99_ms.toFixed(1)} ms` +
-        (complete ? '' : `  (INCOMPLETE: stopped after ${MAX_RUN_MS / 1000} s)`),
+        (complete ? '' : `  (INCOMPLETE: stopped after ${MAX_RUN_MS / 1000} s)`) +
+        (log.bans.length === 0 ? '' : `  BANNED ${log.bans.length} peers: ${log.bans.join(', ')}`),
     );
     return run;
   } finally {

@@ -107,6 +107,8 @@ export interface SyncLine {
  */
 export class SyncLog {
   readonly lines: SyncLine[] = [];
+  /** `p2p_peer_banned` reasons, in order. */
+  readonly bans: string[] = [];
   private partial = '';
   private waiters: (() => void)[] = [];
 
@@ -115,11 +117,11 @@ export class SyncLog {
     const earlier = before.split('\n');
     // The last piece may be half a line: the stream brings the rest.
     this.partial = earlier.pop() ?? '';
-    for (const l of earlier) if (l.includes('"event":"p2p_sync"')) this.add(l);
+    for (const l of earlier) this.line(l);
     stderr.on('data', (chunk: string | Buffer) => {
       const parts = (this.partial + chunk.toString()).split('\n');
       this.partial = parts.pop() ?? '';
-      for (const l of parts) if (l.includes('"event":"p2p_sync"')) this.add(l);
+      for (const l of parts) this.line(l);
     });
   }
 
@@ -141,6 +143,12 @@ export class SyncLog {
         });
       });
     }
+  }
+
+  private line(l: string): void {
+    if (l.includes('"event":"p2p_sync"')) this.add(l);
+    else if (l.includes('"event":"p2p_peer_banned"'))
+      this.bans.push((JSON.parse(l) as { reason?: string }).reason ?? '?');
   }
 
   private add(line: string): void {
