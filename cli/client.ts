@@ -154,9 +154,14 @@ export function formatStatus(status: JsonObject): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Fetches and formats `/v1/status` with the owner credential the config points at. */
-export async function fetchStatusText(config: ServerConfig): Promise<string> {
+/** Fetches `/v1/status` with the owner credential the config points at. */
+export function fetchStatus(config: ServerConfig): Promise<JsonObject> {
   const secret =
     config.apiSecretPath === null ? null : readApiSecretIfPresent(config.apiSecretPath);
-  return formatStatus(await getJson(config.apiHttpAddr, '/v1/status', secret));
+  return getJson(config.apiHttpAddr, '/v1/status', secret);
+}
+
+/** Fetches and formats `/v1/status`. */
+export async function fetchStatusText(config: ServerConfig): Promise<string> {
+  return formatStatus(await fetchStatus(config));
 }

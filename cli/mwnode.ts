@@ -1,7 +1,7 @@
 // `mwnode`: the node executable. Epic's command line, with `mwnode` names:
 //   mwnode [--floonet|--usernet|--auto] [--home DIR] server [--config_file PATH] run
 //   mwnode … server config
-//   mwnode … client status
+//   mwnode … client status [--watch]
 //   mwnode pow randomx KEY_HEX INPUT_HEX
 //   mwnode foundation verify FILE
 import { type Command, Option } from 'commander';
@@ -16,10 +16,11 @@ import { TlsConfigError } from '../gateway/tls.js';
 import { ListenError } from '../gateway/uws.js';
 import { runNode } from '../node/server.js';
 import { ActorInitError } from '../runtime/index.js';
-import { ClientError, fetchStatusText } from './client.js';
+import { ClientError, fetchStatus, fetchStatusText } from './client.js';
 import { EmptyFoundationFileError, verifyFoundationFile } from './foundation.js';
 import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
 import { type ActionRunner, newProgram, runCli, say as sayAs } from './program.js';
+import { watchSync } from './sync_watch.js';
 
 const NAME = 'mwnode';
 const SUMMARY = 'An Epic Cash 4.0 compatible Mimblewimble node.';
@@ -67,10 +68,17 @@ function serverConfig(opts: GlobalOptions): number {
   return 0;
 }
 
-async function clientStatus(opts: GlobalOptions): Promise<number> {
+async function clientStatus(opts: GlobalOptions & { watch?: boolean }): Promise<number> {
   const { config } = loadServerConfig({ home: homeOf(opts), chain: chainOf(opts) });
   process.stdout.write(await fetchStatusText(config));
-  return 0;
+  if (opts.watch !== true) return 0;
+  return watchSync({
+    status: () => fetchStatus(config),
+    write: (t) => process.stdout.write(t),
+    tty: process.stdout.isTTY === true,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    now: Date.now,
+  });
 }
 
 function buildProgram(run: ActionRunner): Command {
@@ -107,6 +115,7 @@ function buildProgram(run: ActionRunner): Command {
   client
     .command('status')
     .description('Print the status of the node')
+    .option('-w, --watch', 'Then follow its sync (pace, time left) until it reaches no_sync')
     .action((_o, cmd: Command) => run(() => clientStatus(cmd.optsWithGlobals<GlobalOptions>())));
 
   const pow = program.command('pow').description('Proof-of-work tools');

@@ -17,10 +17,11 @@ import { equalBytes, toHex } from '../../core/bytes.js';
 import type { HeaderSource } from '../../core/chain/header_source.js';
 import { validateHeaderAfterPow, validateHeaderBeforePow } from '../../core/chain/next_header.js';
 import { forkBelowCheckpoint } from '../../core/consensus/checkpoints.js';
-import { hasMoreWork } from '../../core/consensus/difficulty.js';
+import { hasMoreWork, subDifficulty } from '../../core/consensus/difficulty.js';
 import { checkCheckpoint } from '../../core/consensus/validation.js';
 import { headerHash } from '../../core/ser/header.js';
 import type { BlockHeader } from '../../core/types/block.js';
+import type { Difficulty } from '../../core/types/pow.js';
 import type { PowVerdict } from '../../jobs/pow.js';
 import { ChainError } from './errors.js';
 import type { HeadRef } from './messages.js';
@@ -34,6 +35,20 @@ export function headRef(tip: StoredHeader): HeadRef {
     hash: tip.hash,
     totalDifficulty: tip.header.pow.totalDifficulty,
   };
+}
+
+/**
+ * Epic's sync threshold: the difficulties of the last five blocks up to `tip`, summed (a block's
+ * difficulty is its total less its parent's; genesis counts its whole total).
+ */
+export function recentWork(store: ChainStore, tip: StoredHeader): Difficulty {
+  let at = tip;
+  for (let i = 0; i < 5; i++) {
+    const parent = at.header.height === 0n ? undefined : store.header(at.header.prevHash);
+    if (parent === undefined) return tip.header.pow.totalDifficulty;
+    at = parent;
+  }
+  return subDifficulty(tip.header.pow.totalDifficulty, at.header.pow.totalDifficulty);
 }
 
 export function tipOf(store: ChainStore, name: 'head' | 'header_head' | 'sync_head'): StoredHeader {

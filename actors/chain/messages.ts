@@ -41,6 +41,8 @@ export interface SyncState {
   readonly head: HeadRef;
   readonly headerHead: HeadRef;
   readonly syncHead: HeadRef;
+  /** The last five blocks' difficulties up to `head`: how far ahead a peer must be to sync. */
+  readonly recentWork: Difficulty;
 }
 
 /** Epic's outcome of an accepted block: it extends the head, replaces it (reorg), or not. */

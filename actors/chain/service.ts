@@ -14,7 +14,14 @@ import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js
 import type { Transaction } from '../../core/types/transaction.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
-import { headRef, missingBodies, resetSyncHead, syncHeaders, tipOf } from './header_sync.js';
+import {
+  headRef,
+  missingBodies,
+  recentWork,
+  resetSyncHead,
+  syncHeaders,
+  tipOf,
+} from './header_sync.js';
 import type {
   ChainHeadInfo,
   ChainInit,
@@ -141,11 +148,15 @@ export class ChainService {
   }
 
   syncState(): SyncState {
-    return this.store.read(() => ({
-      head: headRef(tipOf(this.store, 'head')),
-      headerHead: headRef(tipOf(this.store, 'header_head')),
-      syncHead: headRef(tipOf(this.store, 'sync_head')),
-    }));
+    return this.store.read(() => {
+      const head = tipOf(this.store, 'head');
+      return {
+        head: headRef(head),
+        headerHead: headRef(tipOf(this.store, 'header_head')),
+        syncHead: headRef(tipOf(this.store, 'sync_head')),
+        recentWork: recentWork(this.store, head),
+      };
+    });
   }
 
   resetSyncHead(): { syncHead: HeadRef } {

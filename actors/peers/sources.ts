@@ -77,7 +77,12 @@ export function syncSources(chain: LinkedActor<ChainProtocol>): SyncChain {
   return {
     heads: async () => {
       const s = await chain.ask('syncState', {}, opts);
-      return { head: s.head, headerHead: s.headerHead, syncHead: s.syncHead };
+      return {
+        head: s.head,
+        headerHead: s.headerHead,
+        syncHead: s.syncHead,
+        recentWork: s.recentWork,
+      };
     },
     // Epic asks from its sync head, which each accepted batch moves forward.
     locator: async () => (await chain.ask('locator', { from: 'sync_head' }, opts)).hashes,

@@ -8,7 +8,7 @@
 // header batch), never for being slow or behind.
 
 import { equalBytes } from '../../core/bytes.js';
-import { hasMoreWork } from '../../core/consensus/difficulty.js';
+import { addDifficulty, hasMoreWork } from '../../core/consensus/difficulty.js';
 import { CAPABILITIES } from '../../core/p2p/primitives.js';
 import type { P2pMessage } from '../../core/p2p/types.js';
 import type { BlockHeader } from '../../core/types/block.js';
@@ -35,6 +35,8 @@ export interface SyncChain {
     readonly head: Head;
     readonly headerHead: Head;
     readonly syncHead: Head & { readonly hash: Uint8Array };
+    /** The last five blocks' difficulties summed (Epic's threshold to start a sync). */
+    readonly recentWork: Difficulty;
   }>;
   locator(): Promise<Uint8Array[]>;
   /** Validates and stores a header batch; rejects with the chain error's kind as `code`. */
@@ -198,7 +200,13 @@ export class SyncClient {
   private async decide(peers: readonly SyncPeer[], now: number): Promise<void> {
     if (this.awaitingPeers(peers)) return;
     const best = mostWork(peers);
-    const { head, headerHead, syncHead } = await this.chain.heads();
+    const { head, headerHead, syncHead, recentWork } = await this.chain.heads();
+    if (!this.needed(best, head, recentWork)) {
+      this.pages.clear();
+      this.blocks.clear();
+      this.set({ status: 'no_sync' });
+      return;
+    }
     if (best !== null && hasMoreWork(best.totalDifficulty, headerHead.totalDifficulty)) {
       if (this.status.status !== 'header_sync') {
         this.pages.clear();
@@ -224,6 +232,18 @@ export class SyncClient {
     }
     this.blocks.clear();
     this.set({ status: 'no_sync' });
+  }
+
+  /**
+   * Epic's `needs_syncing`: a sync starts only for a peer more than five blocks' work ahead of
+   * our body head (a block relayed a moment after its Ping is no reason), and goes on until no
+   * peer has more work than the body head.
+   */
+  private needed(best: SyncPeer | null, head: Head, recent: Difficulty): boolean {
+    if (best === null) return false;
+    if (this.status.status !== 'no_sync')
+      return hasMoreWork(best.totalDifficulty, head.totalDifficulty);
+    return hasMoreWork(best.totalDifficulty, addDifficulty(head.totalDifficulty, recent));
   }
 
   /** Epic's first rule: fewer outbound peers than preferred → `awaiting_peers`, nothing asked. */

@@ -29,6 +29,12 @@ export class SyncProgress {
   private samples: Sample[] = [];
   private status = '';
   private lastLine = Number.NEGATIVE_INFINITY;
+  private readonly everyMs: number;
+
+  /** `everyMs`: the least time between two lines. */
+  constructor(everyMs = PROGRESS_EVERY_MS) {
+    this.everyMs = everyMs;
+  }
 
   /**
    * Records a reported state. Returns the progress line due now (null when it is too soon, or
@@ -43,7 +49,7 @@ export class SyncProgress {
     this.samples.push({ at: now, height: s.currentHeight });
     while (this.samples.length > 2 && now - (this.samples[0]?.at ?? now) > WINDOW_MS)
       this.samples.shift();
-    if (now - this.lastLine < PROGRESS_EVERY_MS) return null;
+    if (now - this.lastLine < this.everyMs) return null;
     this.lastLine = now;
     return this.fields(s);
   }

@@ -46,7 +46,9 @@ export class TxRelay {
     switch (m.type) {
       case 'Transaction':
       case 'StemTransaction': {
-        const h = announceHash(m.tx, this.params);
+        // A stem's sender must still get the fluff (Epic's peer.rs tracks only fluffed ones):
+        // until then its txpool lacks the transaction, and its embargo broadcasts it again.
+        const h = m.type === 'Transaction' ? announceHash(m.tx, this.params) : null;
         if (h !== null) peer.knownTx.add(h);
         void this.sources.push(m.tx, m.type === 'Transaction').catch(() => {});
         return true;

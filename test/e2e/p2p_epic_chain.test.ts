@@ -11,15 +11,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
-import { type HeaderChainView, headerRangeFor } from '../../core/chain/locator.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { decodeMessage, msgTypeCode } from '../../core/p2p/msg.js';
-import type { MsgOf, P2pMessage } from '../../core/p2p/types.js';
-import { headerHash } from '../../core/ser/header.js';
-import type { Block, BlockHeader } from '../../core/types/block.js';
+import type { MsgOf } from '../../core/p2p/types.js';
 import { findRandomXAddon } from '../../jobs/randomx_addon.js';
+import { ChainServer, HeldChain } from '../support/chain_server.js';
 import { hex } from '../support/crypto.js';
-import { EpicListener, type EpicPeer } from '../support/epic_peer.js';
 import { foreignOk } from '../support/miner.js';
 import { type NodeProcess, removeHome, startNodeProcess } from '../support/node_process.js';
 import { SHARED_VECTORS } from '../support/paths.js';
@@ -45,92 +42,13 @@ function decodeAs<K extends 'Header' | 'Block'>(type: K, bodyHex: string): MsgOf
   return decodeMessage(msgTypeCode(type), hex(bodyHex), 2, USER) as MsgOf<K>;
 }
 
-/** The recorded chain as the scripted node holds it: headers by height, blocks by hash. */
-class RecordedChain implements HeaderChainView {
-  readonly headers: BlockHeader[];
-  readonly blocks = new Map<string, Block>();
-  private readonly heights = new Map<string, bigint>();
-
-  constructor(lines: readonly Recorded[]) {
-    this.headers = lines.map((l) => decodeAs('Header', l.header_hex).header);
-    for (const l of lines) {
-      this.blocks.set(l.hash, decodeAs('Block', l.hex).block);
-      this.heights.set(l.hash, BigInt(l.height));
-    }
-  }
-
-  get headHeight(): bigint {
-    return BigInt(this.headers.length - 1);
-  }
-
-  get tip(): BlockHeader {
-    return this.headers[this.headers.length - 1] as BlockHeader;
-  }
-
-  hashAt(height: bigint): Uint8Array | null {
-    const h = this.headers[Number(height)];
-    return h === undefined ? null : headerHash(h, USER);
-  }
-
-  heightOf(hash: Uint8Array): bigint | undefined {
-    return this.heights.get(toHex(hash));
-  }
-
-  /** Epic's `locate_headers`: an unknown locator gets an empty list, as Epic's does. */
-  headersFor(locator: readonly Uint8Array[], offset: number): BlockHeader[] {
-    const range = headerRangeFor(locator, offset, this);
-    return range === null ? [] : this.headers.slice(Number(range.first), Number(range.last) + 1);
-  }
-}
-
-/** What the scripted node was asked, for the assertions. */
-interface Served {
-  readonly requests: string[];
-  readonly blocks: Set<string>;
-}
-
-/** Answers one connection as Epic does until it closes. */
-async function serve(peer: EpicPeer, chain: RecordedChain, served: Served): Promise<void> {
-  const td = chain.tip.pow.totalDifficulty;
-  const height = chain.headHeight;
-  const hand = await peer.expect('Hand', 10_000);
-  peer.version = Math.min(2, hand.message.version);
-  peer.sendShake({ totalDifficulty: td });
-  peer.sendPing(td, height);
-  for (;;) {
-    const r = await peer.next(60_000);
-    if (r === null) {
-      if (peer.closed) return;
-      continue;
-    }
-    const m: P2pMessage = r.message;
-    served.requests.push(m.type);
-    switch (m.type) {
-      case 'Ping':
-        peer.sendPing(td, height, 'Pong');
-        break;
-      case 'GetPeerAddrs':
-        peer.send({ type: 'PeerAddrs', peers: [] });
-        break;
-      case 'GetHeaders':
-        peer.send({ type: 'Headers', headers: chain.headersFor(m.locator, 0) });
-        break;
-      case 'GetHeadersFastSync':
-        peer.send({ type: 'FastHeaders', headers: chain.headersFor(m.locator, m.offset) });
-        break;
-      case 'GetBlock': {
-        // Epic leaves a GetBlock for a block it lacks unanswered.
-        const block = chain.blocks.get(toHex(m.hash));
-        if (block !== undefined) {
-          served.blocks.add(toHex(m.hash));
-          peer.send({ type: 'Block', block });
-        }
-        break;
-      }
-      default:
-        break; // Pong, announcements: nothing to answer
-    }
-  }
+/** The recorded chain as the scripted node holds it. */
+function recordedChain(lines: readonly Recorded[]): HeldChain {
+  return new HeldChain(
+    USER,
+    lines.map((l) => decodeAs('Header', l.header_hex).header),
+    lines.slice(1).map((l) => decodeAs('Block', l.hex).block),
+  );
 }
 
 /** Size of an MMR whose last leaf is at 1-based position `pos` (2L − popcount(L) for L leaves). */
@@ -156,31 +74,19 @@ describe("syncing Epic's recorded usernet chain from a scripted Epic node", {
   skip: findRandomXAddon() === null ? 'RandomX addon not built' : false,
   timeout: SYNC_MS + 60_000,
 }, () => {
-  const chain = new RecordedChain(recorded);
-  const served: Served = { requests: [], blocks: new Set() };
-  let listener: EpicListener;
+  const chain = recordedChain(recorded);
+  let server: ChainServer;
   let node: NodeProcess | undefined;
-  let stopped = false;
-  let accepting: Promise<void> | undefined;
 
   before(async () => {
-    listener = await EpicListener.start('127.0.0.1', 'usernet');
-    // Every connection the node makes is served (a redial after a drop included).
-    accepting = (async () => {
-      while (!stopped) {
-        const peer = await listener.accept(1_000).catch(() => null);
-        if (peer !== null) void serve(peer, chain, served).catch(() => undefined);
-      }
-    })();
+    server = await ChainServer.start(chain, 'usernet');
   });
   after(async () => {
-    stopped = true;
     await node?.stop();
     // EPIC_CHAIN_LOG=<file> keeps the node's log for a failure's investigation.
     if (process.env.EPIC_CHAIN_LOG !== undefined && node !== undefined)
       writeFileSync(process.env.EPIC_CHAIN_LOG, node.stderr());
-    await listener?.close();
-    await accepting;
+    await server?.close();
     if (node !== undefined) removeHome(node.home);
   });
 
@@ -203,7 +109,7 @@ describe("syncing Epic's recorded usernet chain from a scripted Epic node", {
       p2pLines: [
         'seeding_type = "List"',
         'peer_min_preferred_outbound_count = 1',
-        `seeds = ["127.0.0.1:${listener.port}"]`,
+        `seeds = ["127.0.0.1:${server.port}"]`,
       ],
     });
     const n = node;
@@ -256,7 +162,10 @@ describe("syncing Epic's recorded usernet chain from a scripted Epic node", {
     // Level with its only peer, the node is not syncing any more; its log went through Epic's states.
     assert.deepEqual(await syncedStates(n), ['header_sync', 'body_sync', 'no_sync']);
     // The headers came by fast sync (the node saw HEADER_FASTSYNC) and every body by GetBlock.
-    assert.ok(served.requests.includes('GetHeadersFastSync'), served.requests.join(','));
-    assert.equal(served.blocks.size, TIP);
+    assert.ok(
+      server.served.requests.includes('GetHeadersFastSync'),
+      server.served.requests.join(','),
+    );
+    assert.equal(server.served.blocks.size, TIP);
   });
 });

@@ -38,13 +38,15 @@ export interface LocalChainOptions extends ChainServiceOptions {
   readonly standIns?: boolean;
   /** A directory a closed (kept) local chain used: its database is opened again. */
   readonly dbRoot?: string;
+  /** Real proofs, but blocks 60 s apart so difficulty stays at the floor (miner.ts). */
+  readonly templateTime?: boolean;
 }
 
 /** A chain on automated testing; `opts` also reach the service (foundation, compaction, log). */
 export function localChain(opts: LocalChainOptions = {}): LocalChain {
-  const { archiveMode, standIns, dbRoot: reused, ...serviceOptions } = opts;
+  const { archiveMode, standIns, dbRoot: reused, templateTime, ...serviceOptions } = opts;
   const fast = standIns === true;
-  const mineOpts = { templateTime: fast, standIns: fast };
+  const mineOpts = { templateTime: fast || templateTime === true, standIns: fast };
   const dbRoot = reused ?? mkdtempSync(join(tmpdir(), 'mwnode-chain-'));
   const pool = new WorkPool({ threads: 1 });
   const service = new ChainService(

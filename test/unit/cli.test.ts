@@ -254,6 +254,25 @@ describe('mwnode client status', () => {
     }
   });
 
+  it('--watch follows the sync on the same credential until no_sync', async () => {
+    const answers = [STATUS, STATUS, STATUS.replace('"header_sync"', '"no_sync"')];
+    let n = 0;
+    const { server, port } = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answers[n++]);
+    });
+    try {
+      const res = await run('mwnode', ['client', 'status', '--watch'], configDir(port));
+      assert.equal(res.code, 0);
+      assert.match(
+        res.out,
+        /Blocks to next halving: 109407\nheader_sync 10\/20 headers, 0\/s\nSync status: no_sync\n$/,
+      );
+      assert.equal(n, 3);
+    } finally {
+      server.close();
+    }
+  });
+
   it('a refused secret exits 1', async () => {
     const { server, port } = await listen((_req, res) => res.writeHead(401).end());
     try {

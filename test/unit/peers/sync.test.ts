@@ -49,6 +49,8 @@ function chain(state: { head: Head; headerHead: Head; missing?: Uint8Array[]; re
       head: state.head,
       headerHead: state.headerHead,
       syncHead: { ...head(Number(syncHead)), hash: hashAt(syncHead) },
+      // Five blocks of work 1 each.
+      recentWork: head(5).totalDifficulty,
     }),
     locator: async () => LOCATOR,
     syncHeaders: async (hs: readonly BlockHeader[]) => {
@@ -187,6 +189,25 @@ describe('sync client', () => {
     assert.equal(a.sent.length + d.sent.length, 1, 'nothing until the next tick');
     await s.step([a, d], 1_000);
     assert.equal(a.sent.length + d.sent.length, 2);
+  });
+
+  it("Epic's threshold: a sync starts for a peer more than five blocks ahead, and ends level with it", async () => {
+    const c = chain({ head: head(100), headerHead: head(100) });
+    const { s, seen } = client(c);
+    const near = peer('a', 105);
+    await s.step([near], 0);
+    assert.deepEqual([s.current, near.sent], [{ status: 'no_sync' }, []]);
+    const ahead = peer('b', 106);
+    await s.step([near, ahead], 1_000);
+    assert.deepEqual(seen, [{ status: 'header_sync', currentHeight: 100n, highestHeight: 106n }]);
+    // Headers in; bodies come while the peer is still ahead of our body head, even by one.
+    c.state.headerHead = head(106);
+    c.state.head = head(105);
+    await s.step([near, ahead], 2_000);
+    assert.deepEqual(s.current, { status: 'body_sync', currentHeight: 105n, highestHeight: 106n });
+    c.state.head = head(106);
+    await s.step([near, ahead], 3_000);
+    assert.deepEqual(s.current, { status: 'no_sync' });
   });
 
   it('awaiting_peers until enough outbound peers, then header sync', async () => {
