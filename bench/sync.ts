@@ -72,6 +72,8 @@ interface Run extends Measurement {
   /** The node's CPU over the sync (all its threads), and that per wall second (1 = a core). */
   readonly nodeCpuMs: number;
   readonly nodeCores: number;
+  /** Node CPU per 1,000 headers or blocks synced: what two cores could reach at best. */
+  readonly nodeCpuMsPer1000: number;
   readonly peakRssMiB: number;
   readonly rssAtStartMiB: number;
   readonly getTip: Latency;
@@ -206,6 +208,7 @@ async function syncRun(spec: RunSpec): Promise<Run> {
       syncMs,
       nodeCpuMs: cpuUse.cpuMs,
       nodeCores: cpuUse.cpuMs / cpuUse.wallMs,
+      nodeCpuMsPer1000: (cpuUse.cpuMs * 1000) / Math.max(1, count),
       peakRssMiB: peakRssMiB(pid),
       rssAtStartMiB: rssAtStart,
       getTip,
@@ -290,8 +293,10 @@ say(
   [
     '',
     `header sync, default mode: ${full.opsPerSec.toFixed(0)} headers/s over ${HEADERS} ` +
-      `(≥ ${GOAL_HEADERS_PER_S}: ${verdict(ok.headers)}); node CPU ${full.nodeCores.toFixed(2)} ` +
-      `cores, peak RSS ${full.peakRssMiB.toFixed(0)} MiB`,
+      `(≥ ${GOAL_HEADERS_PER_S}: ${verdict(ok.headers)}${full.complete ? '' : ', incomplete run'}); ` +
+      `node CPU ${full.nodeCores.toFixed(2)} cores, ${full.nodeCpuMsPer1000.toFixed(0)} ms CPU per ` +
+      `1,000 headers (Epic-like mode ${epic.nodeCpuMsPer1000.toFixed(0)}), peak RSS ` +
+      `${full.peakRssMiB.toFixed(0)} MiB (Epic-like mode ${epic.peakRssMiB.toFixed(0)})`,
     `default / Epic-like: ${vsEpic.toFixed(1)}× (≥ ${GOAL_VS_EPIC}: ${verdict(ok.vsEpic)}); on ` +
       `the same ${EPIC_HEADERS}-header prefix ${vsEpicPrefix.toFixed(1)}×`,
     `body sync: window 64 ${w64.opsPerSec.toFixed(1)} blocks/s, window 1 ` +
