@@ -39,8 +39,8 @@ export interface Gap {
 export class HeaderRequests<P> {
   private readonly asks = new Map<string, HeaderAsk>();
   private readonly held = new Map<bigint, Held<P>>();
-  /** The first height of the page the chain is validating now: asked for by nobody else. */
-  private inChain: bigint | null = null;
+  /** First heights of pages received and not yet held or applied: asked of nobody else. */
+  private readonly arriving = new Map<bigint, number>();
   readonly maxInFlight: number;
 
   constructor(maxInFlight: number) {
@@ -75,7 +75,7 @@ export class HeaderRequests<P> {
   gaps(base: bigint, best: bigint): Gap[] {
     const asked = new Set<bigint>();
     for (const a of this.asks.values()) asked.add(a.firstHeight);
-    if (this.inChain !== null) asked.add(this.inChain);
+    for (const first of this.arriving.keys()) asked.add(first);
     const out: Gap[] = [];
     const room = this.maxInFlight - this.asks.size - this.held.size;
     for (let k = 0; k < this.maxInFlight && out.length < room; k++) {
@@ -105,9 +105,27 @@ export class HeaderRequests<P> {
     this.held.set(first, { ...page, at: now });
   }
 
-  /** Marks the page the chain is validating (null when done), so that it is not asked again. */
-  validating(page: HeldPage<P> | null): void {
-    this.inChain = page?.headers[0]?.height ?? null;
+  /**
+   * Marks a page between its arrival and the end of its turn (held, applied or refused), so that
+   * nobody is asked for it meanwhile; `done` ends the mark.
+   */
+  arrived(first: bigint): { done(): void } {
+    this.arriving.set(first, (this.arriving.get(first) ?? 0) + 1);
+    let ended = false;
+    return {
+      done: () => {
+        if (ended) return;
+        ended = true;
+        const n = (this.arriving.get(first) ?? 1) - 1;
+        if (n > 0) this.arriving.set(first, n);
+        else this.arriving.delete(first);
+      },
+    };
+  }
+
+  /** Marks the page the chain is validating until `done`. */
+  validating(page: HeldPage<P>): { done(): void } {
+    return this.arrived(page.headers[0]?.height ?? -1n);
   }
 
   /** The held page that continues from `base`, removed; pages at or below `base` are dropped. */
@@ -126,6 +144,5 @@ export class HeaderRequests<P> {
   clear(): void {
     this.asks.clear();
     this.held.clear();
-    this.inChain = null;
   }
 }

@@ -114,7 +114,7 @@ async function startP2p(
       head: p2p.head,
       sources: serveSources(chain, pool),
       relay: new Relay(relaySources(chain, pool, params), params, log, () => sync.syncing),
-      txRelay: new TxRelay(txSources(pool, params), params),
+      txRelay: new TxRelay(txSources(pool, params), params, () => sync.syncing),
       sync,
       onChange: (list) => ctx.publish('connected', list),
       log,

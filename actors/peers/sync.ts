@@ -79,6 +79,8 @@ export const BODY_WINDOW = 64;
 export const HEADER_REQUESTS = 8;
 /** A block not received by then is asked of another peer. */
 export const BLOCK_REQUEST_MS = 10_000;
+/** How long a peer that let a block request time out is passed over. */
+export const SLOW_PEER_MS = 60_000;
 const BAD_BLOCK_HEADER = 3;
 
 export const DEFAULT_SYNC: SyncOptions = {
@@ -94,8 +96,10 @@ export class SyncClient {
   private readonly opts: SyncOptions;
   private status: SyncStatus = { status: 'no_sync' };
   private readonly pages: HeaderRequests<SyncPeer>;
-  /** Block hash (hex) → when it was asked for. */
-  private readonly blocks = new Map<string, number>();
+  /** Block hash (hex) → when and of whom it was asked. */
+  private readonly blocks = new Map<string, { readonly at: number; readonly peer: string }>();
+  /** Peers that let a block request time out → until when they are passed over. */
+  private readonly slowUntil = new Map<string, number>();
   private running = false;
   private again: readonly SyncPeer[] | null = null;
   /** Header pages reach the chain one at a time, in order. */
@@ -153,11 +157,16 @@ export class SyncClient {
       peer.ban(BAD_BLOCK_HEADER);
       return;
     }
+    const mark = this.pages.arrived(headers[0]?.height ?? -1n);
     this.applying = this.applying.then(async () => {
-      // Offset 0 answers from the common header, wherever it is (a fork below our sync head);
-      // later pages wait for the page before them.
-      if (ask.offset === 0) await this.apply({ from: peer, headers });
-      else this.pages.hold({ from: peer, headers }, this.clock());
+      try {
+        // Offset 0 answers from the common header, wherever it is (a fork below our sync
+        // head); later pages wait for the page before them.
+        if (ask.offset === 0) await this.apply({ from: peer, headers });
+        else this.pages.hold({ from: peer, headers }, this.clock());
+      } finally {
+        mark.done();
+      }
       await this.drain();
     });
     await this.applying;
@@ -183,7 +192,7 @@ export class SyncClient {
 
   /** Hands a page to the chain; false when it was refused (held pages are then dropped). */
   private async apply(page: HeldPage<SyncPeer>): Promise<boolean> {
-    this.pages.validating(page);
+    const mark = this.pages.validating(page);
     try {
       await this.chain.syncHeaders(page.headers);
       return true;
@@ -193,7 +202,7 @@ export class SyncClient {
       if (typeof code === 'string' && BAD_HEADER_KINDS.has(code)) page.from.ban(BAD_BLOCK_HEADER);
       return false;
     } finally {
-      this.pages.validating(null);
+      mark.done();
     }
   }
 
@@ -306,16 +315,18 @@ export class SyncClient {
   }
 
   private async askBodies(peers: readonly SyncPeer[], ours: Head, now: number): Promise<void> {
-    for (const [hash, at] of this.blocks)
-      if (now - at >= BLOCK_REQUEST_MS) this.blocks.delete(hash);
+    for (const [hash, ask] of this.blocks) {
+      if (now - ask.at < BLOCK_REQUEST_MS) continue;
+      this.blocks.delete(hash);
+      // A peer that leaves a block unanswered (Epic's does when it lacks it) is passed over for
+      // a while, so one silent peer cannot hold the window up.
+      this.slowUntil.set(ask.peer, now + SLOW_PEER_MS);
+    }
     const window = this.opts.bodyWindow;
     const room = window - this.blocks.size;
     if (room <= 0) return;
     const missing = await this.chain.missingBodies(window);
-    const ahead = peers.filter(
-      (p) => p.height >= ours.height || hasMoreWork(p.totalDifficulty, ours.totalDifficulty),
-    );
-    const from = ahead.length > 0 ? ahead : peers;
+    const from = bodyPeers(peers, ours, (p) => (this.slowUntil.get(p.key) ?? 0) <= now);
     let asked = 0;
     for (const hash of missing) {
       if (asked >= room) break;
@@ -323,7 +334,7 @@ export class SyncClient {
       if (this.blocks.has(key)) continue;
       const peer = pick(from, this.next++);
       if (peer === undefined) return;
-      this.blocks.set(key, now);
+      this.blocks.set(key, { at: now, peer: peer.key });
       peer.send({ type: 'GetBlock', hash });
       asked++;
     }
@@ -339,6 +350,23 @@ export class SyncClient {
     this.status = s;
     if (!same) this.onStatus(s);
   }
+}
+
+/**
+ * Who to ask for blocks: peers at or above our header head (or with more work), prompt ones
+ * first; any peer rather than none.
+ */
+function bodyPeers(
+  peers: readonly SyncPeer[],
+  ours: Head,
+  prompt: (p: SyncPeer) => boolean,
+): readonly SyncPeer[] {
+  const ahead = peers.filter(
+    (p) => p.height >= ours.height || hasMoreWork(p.totalDifficulty, ours.totalDifficulty),
+  );
+  const from = ahead.length > 0 ? ahead : peers;
+  const quick = from.filter(prompt);
+  return quick.length > 0 ? quick : from;
 }
 
 function fastSync(p: SyncPeer): boolean {

@@ -26,6 +26,12 @@ export interface TxPeer {
   send(m: P2pMessage): void;
 }
 
+const TX_MESSAGES: ReadonlySet<string> = new Set([
+  'Transaction',
+  'StemTransaction',
+  'TransactionKernel',
+]);
+
 /** The hash Epic announces a transaction by: its first kernel's. */
 export function announceHash(tx: Transaction, params: MsgParams): Uint8Array | null {
   const k = tx.body.kernels[0];
@@ -35,19 +41,23 @@ export function announceHash(tx: Transaction, params: MsgParams): Uint8Array | n
 export class TxRelay {
   private readonly sources: TxSources;
   private readonly params: MsgParams;
+  private readonly syncing: () => boolean;
 
-  constructor(sources: TxSources, params: MsgParams) {
+  /** `syncing`: whether a sync is running (Epic ignores peers' transactions meanwhile). */
+  constructor(sources: TxSources, params: MsgParams, syncing: () => boolean = () => false) {
     this.sources = sources;
     this.params = params;
+    this.syncing = syncing;
   }
 
   /** Takes a transaction message from `peer` (true), or leaves it to others (false). */
   offer(peer: TxPeer, m: P2pMessage): boolean {
+    if (TX_MESSAGES.has(m.type) && this.syncing()) return true; // read and dropped, as Epic
     switch (m.type) {
       case 'Transaction':
       case 'StemTransaction': {
-        // A stem's sender must still get the fluff (Epic's peer.rs tracks only fluffed ones):
-        // until then its txpool lacks the transaction, and its embargo broadcasts it again.
+        // Epic records only a fluffed transaction as known to its sender: the sender of a stem
+        // must still get the fluff later, or its own copy waits in its stempool for the embargo.
         const h = m.type === 'Transaction' ? announceHash(m.tx, this.params) : null;
         if (h !== null) peer.knownTx.add(h);
         void this.sources.push(m.tx, m.type === 'Transaction').catch(() => {});

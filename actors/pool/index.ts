@@ -21,6 +21,9 @@ export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (ini
     (r) => ctx.publish('relayTx', r),
   );
   ctx.publish('generation', 0);
+  // Epic's monitor makes its first run as the node starts, so the first epoch (stem or fluff
+  // by `stem_probability`) begins then, not one period later.
+  pool.monitor();
   const timer = setInterval(() => pool.monitor(), MONITOR_MS);
   timer.unref();
   return actorFromHandlers<PoolProtocol>(

@@ -76,8 +76,7 @@ export class PoolService {
         verifyKernels(this.verifier, tx.body.kernels),
       ]);
       const verdict = verdictOf(ranges, kernels);
-      const relayUp = this.epoch.relay !== null && this.outbound.includes(this.epoch.relay);
-      const route = this.epoch.stemRoute(source, relayUp);
+      const route = this.epoch.stemRoute(source, this.relayPeer() !== null);
       outcome = this.chain.atHead(({ view }) =>
         this.pool.accept(prepared, verdict, cachedView(view), Date.now(), route),
       );
@@ -96,6 +95,18 @@ export class PoolService {
     const relay = this.epoch.relay;
     if (relay !== null && !this.outbound.includes(relay)) this.epoch.replaceRelay(this.pickRelay());
     return null;
+  }
+
+  /**
+   * Epic's `relay_peer`: the epoch's relay, or — when it has none or it is gone — a new outbound
+   * peer chosen now. An epoch that started before any peer connected (the first one starts with
+   * the node) thus still stems through the first outbound peer that arrives.
+   */
+  private relayPeer(): string | null {
+    const relay = this.epoch.relay;
+    if (relay !== null && this.outbound.includes(relay)) return relay;
+    this.epoch.replaceRelay(this.pickRelay());
+    return this.epoch.relay;
   }
 
   private pickRelay(): string | null {

@@ -1,8 +1,9 @@
-// Two real nodes on loopback: B, seeded with A, follows every block A mines through header-first
-// relay (Header → GetCompactBlock → CompactBlock, or the full Block where the compact form is
-// over its cap), and a transaction pushed to B reaches A's pool and is mined by A into a block
-// B then holds. Headers and blocks A serves to a scripted Epic peer are checked byte for byte
-// against what A's own API reports.
+// Three real nodes on loopback: B and C, seeded with A, follow every one of 200 blocks A mines
+// through header-first relay (Header → GetCompactBlock → CompactBlock, or the full Block where
+// the compact form is over its cap), each new tip reached within 2 s at p95 (issue 18) with the
+// same hash everywhere; a transaction pushed to B reaches A's pool and is mined by A into a
+// block B then holds. Headers and blocks A serves to a scripted Epic peer are checked byte for
+// byte against what A's own API reports.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
@@ -22,7 +23,9 @@ import { pollUntil } from '../support/poll.js';
 import { spendCoinbase } from '../support/spend.js';
 
 const PARAMS = chainParams('automated');
-const BLOCKS = 12;
+/** The acceptance figure (issue 18): B and C reach each of 200 new tips within 2 s at p95. */
+const BLOCKS = 200;
+const P95_LIMIT_MS = 2_000;
 
 type Tip = { height: number; last_block_pushed: string };
 
@@ -30,70 +33,102 @@ const tipOf = async (n: NodeProcess) => (await foreignOk(n.url, 'get_tip', [])) 
 
 const until = pollUntil;
 
-describe('two nodes on loopback', () => {
+/** The value at rank ⌈q·n⌉ of the sorted samples (nearest-rank percentile). */
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(sorted.length * q) - 1)] ?? 0;
+}
+
+/**
+ * Polls `n` until its tip is `hash` (5 s at most) and returns how long that took from `t0`;
+ * every 10 ms so the figure's resolution stays well under the 2 s being measured.
+ */
+async function lagTo(n: NodeProcess, hash: string, t0: number): Promise<number> {
+  const tip = await until(
+    () => tipOf(n),
+    (t) => t.last_block_pushed === hash,
+    5_000,
+    10,
+  );
+  assert.equal(tip.last_block_pushed, hash, `${n.url} stayed at height ${tip.height}`);
+  return Date.now() - t0;
+}
+
+describe('three nodes on loopback', () => {
   let a: NodeProcess;
   let b: NodeProcess;
+  let c: NodeProcess;
   before(async () => {
     a = await startNodeProcess({ serverLines: [CUCKATOO_ONLY] });
-    b = await startNodeProcess({
-      serverLines: [CUCKATOO_ONLY],
-      p2pLines: [
-        'seeding_type = "List"',
-        'peer_min_preferred_outbound_count = 1',
-        `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`,
-      ],
-    });
+    const seededWithA = [
+      'seeding_type = "List"',
+      `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`,
+      'peer_min_preferred_outbound_count = 1',
+    ];
+    [b, c] = await Promise.all([
+      startNodeProcess({ serverLines: [CUCKATOO_ONLY], p2pLines: seededWithA }),
+      startNodeProcess({ serverLines: [CUCKATOO_ONLY], p2pLines: seededWithA }),
+    ]);
     const linked = await until(
       async () => a.stderr(),
-      (log) => log.includes('"event":"p2p_peer_connected"'),
+      (log) => log.split('"event":"p2p_peer_connected"').length - 1 >= 2,
       10_000,
     );
     assert.match(linked, /"event":"p2p_peer_connected","addr":"[^"]+","direction":"Inbound"/);
   });
   after(async () => {
-    for (const n of [b, a]) {
+    for (const n of [c, b, a]) {
       await n?.stop();
       if (n !== undefined) removeHome(n.home);
     }
   });
 
-  it(`B reaches each of ${BLOCKS} tips A mines within 2 s`, async () => {
-    const lags: number[] = [];
+  it(`B and C reach each of ${BLOCKS} tips A mines within 2 s (p95)`, async () => {
+    const lags = { b: [] as number[], c: [] as number[] };
     for (let i = 0; i < BLOCKS; i++) {
-      const block = await mineBlock(a.url);
+      // Template time (parent + 60 s): 200 blocks mined in a minute would otherwise raise the
+      // difficulty block after block and make the solver, not the relay, the slow part.
+      const block = await mineBlock(a.url, { templateTime: true });
       assert.deepEqual((await submit(a.url, block)).body.result, { Ok: null });
+      // A holds the tip from here; the lag is what B and C add to it.
       const t0 = Date.now();
       const hash = toHex(headerHash(block.header, PARAMS));
-      const tip = await until(
-        () => tipOf(b),
-        (t) => t.last_block_pushed === hash,
-        5_000,
-      );
-      assert.equal(
-        tip.last_block_pushed,
-        hash,
-        `B at ${tip.height}, A mined ${block.header.height}`,
-      );
-      lags.push(Date.now() - t0);
+      const [lb, lc] = await Promise.all([lagTo(b, hash, t0), lagTo(c, hash, t0)]);
+      lags.b.push(lb);
+      lags.c.push(lc);
     }
-    lags.sort((x, y) => x - y);
-    const p95 = lags[Math.ceil(lags.length * 0.95) - 1] ?? 0;
-    assert.ok(p95 < 2_000, `lags ${lags.join(', ')} ms`);
+    const tips = await Promise.all([a, b, c].map(tipOf));
+    assert.deepEqual(
+      tips.map((t) => t.height),
+      [BLOCKS, BLOCKS, BLOCKS],
+    );
+    assert.equal(new Set(tips.map((t) => t.last_block_pushed)).size, 1);
+    for (const [name, xs] of Object.entries(lags)) {
+      const sorted = [...xs].sort((x, y) => x - y);
+      const figures = {
+        p50: percentile(sorted, 0.5),
+        p95: percentile(sorted, 0.95),
+        max: sorted.at(-1) ?? 0,
+        over1s: sorted.filter((x) => x >= 1_000).length,
+      };
+      // The figures go to the test output (TAP diagnostics), for the report and for CI history.
+      console.log(`lag ${name.toUpperCase()} over ${xs.length} blocks: ${JSON.stringify(figures)}`);
+      assert.ok(figures.p95 < P95_LIMIT_MS, `${name}: ${JSON.stringify(figures)}`);
+    }
   });
 
   it("a transaction pushed to B is mined by A, and B holds A's block", async () => {
     const tx = spendCoinbase(1);
-    const pushed = await foreignRpc(b.url, 'push_transaction', [transactionToJson(tx), false]);
+    // Fluffed: the Dandelion routes (whose stem hops and timers depend on each node's random
+    // epoch) are p2p_dandelion's; here the transaction only has to reach the miner.
+    const pushed = await foreignRpc(b.url, 'push_transaction', [transactionToJson(tx), true]);
     assert.deepEqual(pushed.body.result, { Ok: null });
-    const sizes = async () =>
-      ((await foreignOk(a.url, 'get_pool_size', [])) as number) +
-      ((await foreignOk(a.url, 'get_stempool_size', [])) as number);
-    assert.equal(await until(sizes, (n) => n > 0, 15_000), 1);
-    // A's own Dandelion: with no outbound relay a stem is fluffed into its txpool at once.
-    await until(
-      async () => (await foreignOk(a.url, 'get_pool_size', [])) as number,
-      (n) => n > 0,
-      15_000,
+    assert.equal(
+      await until(
+        async () => (await foreignOk(a.url, 'get_pool_size', [])) as number,
+        (n) => n > 0,
+        15_000,
+      ),
+      1,
     );
     const block = await mineBlock(a.url);
     assert.equal(block.body.kernels.length, 2, 'the coinbase kernel and the transaction kernel');

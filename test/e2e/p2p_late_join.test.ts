@@ -6,6 +6,7 @@
 // peer that stops serving part way — and restarted in the same home with a peer that serves
 // everything: both reach no_sync on the same tip with validate_chain passing.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
 import { genesisHeader } from '../../core/genesis.js';
@@ -27,7 +28,7 @@ import {
 import { pollUntil } from '../support/poll.js';
 import { syncedStates } from '../support/sync_states.js';
 
-const HEIGHT = 1_000;
+const HEIGHT = Number(process.env.LATE_JOIN_HEIGHT ?? 1_000);
 /** The chain the restart tests sync: more than one page of headers. */
 const PREFIX = 600;
 const SYNC_MS = 240_000;
@@ -148,6 +149,8 @@ describe('a node joining at height 1,000, and nodes killed mid-sync', { timeout:
     const first = await follower([stalling.port]);
     others.push(first);
     const at = await pollUntil(() => statusOf(first), stalled, SYNC_MS, 100);
+    if (process.env.LATE_JOIN_LOG !== undefined)
+      writeFileSync(process.env.LATE_JOIN_LOG, `${stalling.port} ${full.port}\n${first.stderr()}`);
     assert.ok(stalled(at), JSON.stringify(at));
     await first.kill();
     const again = await follower([full.port], first.home);
@@ -169,7 +172,7 @@ describe('a node joining at height 1,000, and nodes killed mid-sync', { timeout:
   it('killed during body sync (blocks served up to 300), it resumes and completes', async () => {
     const states = await killAndResume(
       { blocksUpTo: 300n },
-      (s) => s.sync_status === 'body_sync' && s.sync_info?.current_height === 300,
+      (s) => s.sync_status === 'body_sync' && (s.sync_info?.current_height ?? 0) >= 300,
     );
     // Its header chain survived the kill: no header sync again.
     assert.deepEqual(states, ['body_sync', 'no_sync']);

@@ -43,6 +43,8 @@ export interface NodeOptions {
   readonly p2pLines?: readonly string[];
   /** Argv prefix the node runs under, e.g. `ip netns exec <ns>` (test/support/netns.ts). */
   readonly wrap?: readonly string[];
+  /** Lines for a `[server.dandelion_config]` table (none written when empty). */
+  readonly dandelionLines?: readonly string[];
 }
 
 export function tempHome(): string {
@@ -55,6 +57,7 @@ export function writeConfig(
   ownerSecret = true,
   chain: TestChain = 'automated',
   p2pLines: readonly string[] = [],
+  dandelionLines: readonly string[] = [],
 ): string {
   const file = join(home, 'mwnode-server.toml');
   const lines = [
@@ -73,6 +76,7 @@ export function writeConfig(
   if (!p2p.some((l) => l.startsWith('host'))) p2p.push('host = "127.0.0.1"');
   if (!p2p.some((l) => l.startsWith('port'))) p2p.push('port = 0');
   lines.push('[server.p2p_config]', ...p2p);
+  if (dandelionLines.length > 0) lines.push('[server.dandelion_config]', ...dandelionLines);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
@@ -140,7 +144,14 @@ export function spawnNode(o: SpawnOptions): Promise<NodeProcess> {
 export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
   const home = opts.home ?? tempHome();
   const chain = opts.chain ?? 'automated';
-  const configFile = writeConfig(home, opts.serverLines, opts.ownerSecret, chain, opts.p2pLines);
+  const configFile = writeConfig(
+    home,
+    opts.serverLines,
+    opts.ownerSecret,
+    chain,
+    opts.p2pLines,
+    opts.dandelionLines,
+  );
   return spawnNode({
     home,
     configFile,

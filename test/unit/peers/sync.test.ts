@@ -273,4 +273,18 @@ describe('sync client', () => {
     await s.step([a, b], BLOCK_REQUEST_MS * 3);
     assert.deepEqual(s.current, { status: 'no_sync' });
   });
+
+  it('a peer that leaves block requests unanswered is passed over while another answers', async () => {
+    const missing = Array.from({ length: 200 }, (_, i) => Uint8Array.from([i >> 8, i & 0xff]));
+    const c = chain({ head: head(5), headerHead: head(205), missing });
+    const { s } = client(c);
+    const [silent, good] = [peer('s', 205), peer('g', 205)];
+    await s.step([silent, good], 0);
+    assert.deepEqual([silent.sent.length, good.sent.length], [BODY_WINDOW / 2, BODY_WINDOW / 2]);
+    for (const m of good.sent)
+      if (m.type === 'GetBlock') s.received(Buffer.from(m.hash).toString('hex'));
+    await s.step([silent, good], BLOCK_REQUEST_MS);
+    // The silent peer's requests expired: the whole window goes to the peer that answers.
+    assert.deepEqual([silent.sent.length, good.sent.length], [BODY_WINDOW / 2, BODY_WINDOW * 1.5]);
+  });
 });

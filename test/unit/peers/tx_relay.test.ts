@@ -16,7 +16,7 @@ function peer(addr: string, capabilities: number): TxPeer & { sent: P2pMessage[]
   return { knownTx: new KnownHashes(), capabilities, addr, sent, send: (m) => sent.push(m) };
 }
 
-function relay(pooled: (hash: Uint8Array) => boolean = () => false) {
+function relay(pooled: (hash: Uint8Array) => boolean = () => false, syncing = false) {
   const pushed: [Transaction, boolean][] = [];
   const r = new TxRelay(
     {
@@ -26,6 +26,7 @@ function relay(pooled: (hash: Uint8Array) => boolean = () => false) {
       has: async (hash) => pooled(hash),
     },
     AUTO,
+    () => syncing,
   );
   return { r, pushed };
 }
@@ -87,5 +88,27 @@ describe('transaction relay', () => {
   it('other messages are left to others', () => {
     const { r } = relay();
     assert.equal(r.offer(peer('10.0.0.1:3414', 0), { type: 'GetTransaction', hash }), false);
+  });
+
+  it('a stem goes to the relay peer only, and not to one that is gone', () => {
+    const { r } = relay();
+    const [a, b] = [peer('127.0.0.1:1', 0), peer('127.0.0.1:2', 0)];
+    assert.equal(r.stem(tx, '127.0.0.1:2', [a, b]), true);
+    assert.deepEqual(a.sent, []);
+    assert.deepEqual(b.sent, [{ type: 'StemTransaction', tx }]);
+    assert.equal(r.stem(tx, '127.0.0.1:3', [a, b]), false);
+  });
+
+  it('while syncing, transactions and announcements are read and dropped, as Epic does', async () => {
+    const { r, pushed } = relay(() => false, true);
+    const p = peer('127.0.0.1:1', 0);
+    for (const m of [
+      { type: 'Transaction', tx },
+      { type: 'StemTransaction', tx },
+      { type: 'TransactionKernel', hash },
+    ] as const)
+      assert.equal(r.offer(p, m), true);
+    await settle();
+    assert.deepEqual([pushed, p.sent, p.knownTx.has(hash)], [[], [], false]);
   });
 });
