@@ -6,7 +6,14 @@
 // Generating costs minutes (a Cuckatoo proof for each of 200,000 headers, or a range proof for
 // each coinbase), so the files are cached under bench/cache/ (gitignored), named by a version
 // string that changes whenever the generator would make a different chain.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
@@ -85,6 +92,16 @@ export function writeChainFile(
 
 export function chainFileExists(file: string): boolean {
   return existsSync(file);
+}
+
+/** The lengths of the cached `<prefix><length>.bin` files, shortest first. */
+export function cachedLengths(prefix: string): number[] {
+  if (!existsSync(CACHE_DIR)) return [];
+  return readdirSync(CACHE_DIR)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.bin'))
+    .map((f) => Number(f.slice(prefix.length, -'.bin'.length)))
+    .filter((n) => Number.isSafeInteger(n))
+    .sort((a, b) => a - b);
 }
 
 /** Records what generating `file` cost, beside it (a cached run still reports it). */

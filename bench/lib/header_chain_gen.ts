@@ -30,7 +30,7 @@ import { encode } from '../../core/ser/codec.js';
 import { prePow, writeHeader } from '../../core/ser/header.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import { algoOfProof } from '../../core/types/pow.js';
-import { cachePath, chainFileExists, readCost, writeChainFile, writeCost } from './chain_file.js';
+import { cachedLengths, cachePath, readCost, writeChainFile, writeCost } from './chain_file.js';
 
 export const AUTO = CHAIN_PARAMS.automated;
 /** The node's `pow_policy = { cuckatoo = 100 }`, as the chain actor builds it. */
@@ -175,10 +175,18 @@ export interface HeaderChain {
   readonly cached: boolean;
 }
 
-/** The cached header chain of `count` headers, generated (and cached) first when missing. */
+/**
+ * A cached header chain of at least `count` headers (the generator is deterministic, so a longer
+ * cached chain begins with the shorter one: peers serve a prefix), generated (and cached) first
+ * when there is none.
+ */
 export function ensureHeaderChain(count: number, log: (line: string) => void): HeaderChain {
+  const longer = cachedLengths(`headers-${GEN_VERSION}-`).find((n) => n >= count);
+  if (longer !== undefined) {
+    const cached = cachePath(`headers-${GEN_VERSION}-${longer}.bin`);
+    return { file: cached, generated: readCost<GenStats>(cached), cached: true };
+  }
   const file = cachePath(`headers-${GEN_VERSION}-${count}.bin`);
-  if (chainFileExists(file)) return { file, generated: readCost<GenStats>(file), cached: true };
   log(`generating ${count} headers (cached in ${file} for later runs)`);
   const genesis = chainHeader(genesisHeader('automated'), AUTO);
   const hashes: Uint8Array[] = [genesis.hash];
