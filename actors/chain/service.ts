@@ -39,7 +39,7 @@ import { ChainQueries } from './queries.js';
 import { ChainServing } from './serving.js';
 import { ChainStore } from './store.js';
 import { validateChain } from './validate.js';
-import type { BlockVerifier } from './verifier.js';
+import { AheadVerifier, type BlockVerifier } from './verifier.js';
 
 /** Epic compacts after an accepted block with probability 1/1,440. */
 const COMPACTION_ODDS = 1440;
@@ -68,6 +68,7 @@ export class ChainService {
   private readonly store: ChainStore;
   private readonly params: ChainParams;
   private readonly ctx: PipelineContext;
+  private readonly ahead: AheadVerifier;
   private readonly orphans = new OrphanPool();
   private readonly archiveMode: boolean;
   private readonly queries: ChainQueries;
@@ -81,6 +82,7 @@ export class ChainService {
   private compactionPending = false;
 
   constructor(init: ChainInit, verifier: BlockVerifier, options: ChainServiceOptions = {}) {
+    this.ahead = new AheadVerifier(verifier);
     this.log = options.log ?? (() => undefined);
     this.compactionRoll = options.compactionRoll ?? epicCompactionRoll;
     this.compact = options.compact ?? compactChain;
@@ -98,7 +100,7 @@ export class ChainService {
           : policyConfig(init.chainType),
       foundation:
         options.foundation ?? openFoundationFile(init.chainType, init.foundationPath).source,
-      verifier,
+      verifier: this.ahead,
       now: () => Date.now() / 1000,
     };
   }
@@ -125,11 +127,14 @@ export class ChainService {
 
   /** Processes a block (then any orphans waiting for it); `onHead` runs when the head moved. */
   submitBlock(bytes: Uint8Array, onHead: () => void): Promise<SubmitReply> {
-    return this.inTurn(async () => {
-      const block = decode(readBlock, bytes, V2, this.params, 'block');
-      const reply = await this.accept(block, onHead);
-      return reply;
-    });
+    let block: Block;
+    try {
+      block = decode(readBlock, bytes, V2, this.params, 'block');
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    this.ahead.start(block);
+    return this.inTurn(() => this.accept(block, onHead));
   }
 
   /**

@@ -56,3 +56,40 @@ export function poolVerifier(pool: WorkPool, chain: ChainType): BlockVerifier {
     },
   };
 }
+
+/**
+ * Starts a block's body checks as it arrives, ahead of its turn: while the chain applies one
+ * block (SQLite, sums, roots), the workers already check the range proofs and signatures of the
+ * blocks queued behind it, so body sync keeps every core busy. The pipeline's own call then
+ * gets the verdicts already under way. Blocks are keyed by object, so nothing outlives them.
+ */
+export class AheadVerifier implements BlockVerifier {
+  private readonly inner: BlockVerifier;
+  private readonly started = new WeakMap<Block, Promise<BodyVerdicts>>();
+
+  constructor(inner: BlockVerifier) {
+    this.inner = inner;
+  }
+
+  start(block: Block): void {
+    if (this.started.has(block)) return;
+    const verdicts = this.inner.body(block);
+    // A block refused before its body is checked never asks for these verdicts.
+    verdicts.catch(() => undefined);
+    this.started.set(block, verdicts);
+  }
+
+  pow(header: BlockHeader): Promise<PowVerdict> {
+    return this.inner.pow(header);
+  }
+
+  pows(headers: readonly BlockHeader[]): Promise<PowVerdict[]> {
+    return this.inner.pows(headers);
+  }
+
+  body(block: Block): Promise<BodyVerdicts> {
+    const early = this.started.get(block);
+    this.started.delete(block);
+    return early ?? this.inner.body(block);
+  }
+}

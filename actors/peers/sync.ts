@@ -55,7 +55,8 @@ export interface SyncPeer {
   readonly height: bigint;
   /** We dialled it (Epic counts outbound peers against `peer_min_preferred_outbound_count`). */
   readonly outbound: boolean;
-  send(m: P2pMessage): void;
+  /** False when the message was not sent (the peer's budget of messages a minute is spent). */
+  send(m: P2pMessage): boolean;
   ban(reason: number): void;
 }
 
@@ -294,11 +295,12 @@ export class SyncClient {
         firstHeight: gap.firstHeight,
         at: now,
       });
-      peer.send(
+      const sent = peer.send(
         fastSync(peer)
           ? { type: 'GetHeadersFastSync', locator, offset: gap.offset }
           : { type: 'GetHeaders', locator },
       );
+      if (!sent) this.pages.take(peer.key); // over its budget: someone else, or the next tick
     }
   }
 
@@ -326,18 +328,33 @@ export class SyncClient {
     const room = window - this.blocks.size;
     if (room <= 0) return;
     const missing = await this.chain.missingBodies(window);
-    const from = bodyPeers(peers, ours, (p) => (this.slowUntil.get(p.key) ?? 0) <= now);
+    // Prompt peers first; those that let a request time out only when no prompt one can be asked.
+    const tiers = bodyPeers(peers, ours, (p) => (this.slowUntil.get(p.key) ?? 0) <= now);
     let asked = 0;
     for (const hash of missing) {
       if (asked >= room) break;
       const key = hex(hash);
       if (this.blocks.has(key)) continue;
-      const peer = pick(from, this.next++);
+      const peer = this.sendToOne(tiers, { type: 'GetBlock', hash });
       if (peer === undefined) return;
       this.blocks.set(key, { at: now, peer: peer.key });
-      peer.send({ type: 'GetBlock', hash });
       asked++;
     }
+  }
+
+  /**
+   * Sends `m` to the next peer of the first tier that takes it; a peer whose minute's budget is
+   * spent (Epic bans for more than 5,000 messages a minute; we send at most 2,000) leaves its
+   * tier until the next step. Undefined when no peer took it.
+   */
+  private sendToOne(tiers: SyncPeer[][], m: P2pMessage): SyncPeer | undefined {
+    for (const tier of tiers) {
+      for (let peer = pick(tier, this.next++); peer !== undefined; peer = pick(tier, this.next++)) {
+        if (peer.send(m)) return peer;
+        tier.splice(tier.indexOf(peer), 1);
+      }
+    }
+    return undefined;
   }
 
   private set(s: SyncStatus): void {
@@ -353,20 +370,19 @@ export class SyncClient {
 }
 
 /**
- * Who to ask for blocks: peers at or above our header head (or with more work), prompt ones
- * first; any peer rather than none.
+ * Who to ask for blocks: peers at or above our header head (or with more work), any peer rather
+ * than none; in two tiers, the prompt ones first.
  */
 function bodyPeers(
   peers: readonly SyncPeer[],
   ours: Head,
   prompt: (p: SyncPeer) => boolean,
-): readonly SyncPeer[] {
+): SyncPeer[][] {
   const ahead = peers.filter(
     (p) => p.height >= ours.height || hasMoreWork(p.totalDifficulty, ours.totalDifficulty),
   );
   const from = ahead.length > 0 ? ahead : peers;
-  const quick = from.filter(prompt);
-  return quick.length > 0 ? quick : from;
+  return [from.filter(prompt), from.filter((p) => !prompt(p))];
 }
 
 function fastSync(p: SyncPeer): boolean {

@@ -47,15 +47,25 @@ async function statusOf(n: NodeProcess): Promise<Status> {
   return (JSON.parse(body) as { result: { Ok: Status } }).result.Ok;
 }
 
-/** A node following `seeds` (archive mode, one outbound peer is enough). */
-function follower(seeds: readonly number[], home?: string): Promise<NodeProcess> {
+const addrs = (ports: readonly number[]) => ports.map((p) => `"127.0.0.1:${p}"`).join(', ');
+
+/**
+ * A node following `seeds` (archive mode, one outbound peer is enough); `deny`: peers it must
+ * not use (a restarted node would otherwise dial the stalling peer its store remembers).
+ */
+function follower(
+  seeds: readonly number[],
+  home?: string,
+  deny: number[] = [],
+): Promise<NodeProcess> {
   return startNodeProcess({
     ...(home === undefined ? {} : { home }),
     serverLines: ARCHIVE,
     p2pLines: [
       'seeding_type = "List"',
       'peer_min_preferred_outbound_count = 1',
-      `seeds = [${seeds.map((p) => `"127.0.0.1:${p}"`).join(', ')}]`,
+      `seeds = [${addrs(seeds)}]`,
+      `peers_deny = [${addrs(deny)}]`,
     ],
   });
 }
@@ -153,7 +163,7 @@ describe('a node joining at height 1,000, and nodes killed mid-sync', { timeout:
       writeFileSync(process.env.LATE_JOIN_LOG, `${stalling.port} ${full.port}\n${first.stderr()}`);
     assert.ok(stalled(at), JSON.stringify(at));
     await first.kill();
-    const again = await follower([full.port], first.home);
+    const again = await follower([full.port], first.home, [stalling.port]);
     others.push(again);
     const want = toHex(headerHash(prefix.tip, AUTO));
     assert.equal((await reachTip(again, want)).height, PREFIX);

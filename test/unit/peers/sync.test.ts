@@ -3,6 +3,7 @@
 // header batch) or not (being slow).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { PAGE } from '../../../actors/peers/header_requests.js';
 import {
   BLOCK_REQUEST_MS,
   BODY_WINDOW,
@@ -17,6 +18,7 @@ import {
 } from '../../../actors/peers/sync.js';
 import type { P2pMessage } from '../../../core/p2p/types.js';
 import type { BlockHeader } from '../../../core/types/block.js';
+import { pollUntil } from '../../support/poll.js';
 
 const head = (height: number, work = height): Head => ({
   height: BigInt(height),
@@ -80,7 +82,7 @@ function peer(
     outbound: true,
     sent,
     bans,
-    send: (m) => sent.push(m),
+    send: (m) => sent.push(m) > 0,
     ban: (r) => bans.push(r),
   };
 }
@@ -286,5 +288,66 @@ describe('sync client', () => {
     await s.step([silent, good], BLOCK_REQUEST_MS);
     // The silent peer's requests expired: the whole window goes to the peer that answers.
     assert.deepEqual([silent.sent.length, good.sent.length], [BODY_WINDOW / 2, BODY_WINDOW * 1.5]);
+  });
+
+  it('three quick peers and a slow chain: every page is asked for exactly once', async () => {
+    const top = 4096n;
+    let syncHead = 0n;
+    const applied: bigint[] = [];
+    const slow = {
+      ...chain({ head: head(0), headerHead: head(0) }),
+      heads: async () => ({
+        head: head(0),
+        headerHead: head(Number(syncHead)),
+        syncHead: { ...head(Number(syncHead)), hash: hashAt(syncHead) },
+        recentWork: head(5).totalDifficulty,
+      }),
+      locator: async () => [hashAt(syncHead)],
+      syncHeaders: async (hs: readonly BlockHeader[]) => {
+        await new Promise((r) => setTimeout(r, 20));
+        applied.push(hs[0]?.height ?? 0n);
+        syncHead = hs.at(-1)?.height ?? syncHead;
+      },
+    };
+    const s = new SyncClient(slow, () => {});
+    const requests: number[] = [];
+    const peers: SyncPeer[] = ['a', 'b', 'c'].map((key) => {
+      const p: SyncPeer = {
+        ...peer(key, Number(top)),
+        send: (m) => {
+          if (m.type !== 'GetHeadersFastSync') return true;
+          requests.push(m.offset);
+          // Served from the locator's common header (our sync head), as Epic does.
+          const from = new DataView((m.locator[0] as Uint8Array).buffer).getBigUint64(0);
+          const first = from + 1n + PAGE * BigInt(m.offset);
+          const n = Number(top - first + 1n < PAGE ? top - first + 1n : PAGE);
+          setTimeout(() => void s.headers(p, page(first, n), peers), 1);
+          return true;
+        },
+      };
+      return p;
+    });
+    await s.step(peers);
+    await pollUntil(
+      () => syncHead,
+      (h) => h === top,
+      5_000,
+    );
+    assert.equal(syncHead, top);
+    assert.deepEqual(applied, [1n, 513n, 1025n, 1537n, 2049n, 2561n, 3073n, 3585n]);
+    assert.equal(requests.length, 8, `offsets asked: ${requests.join(',')}`);
+  });
+
+  it("a peer whose minute's budget is spent is not counted as asked; the others take the window", async () => {
+    const missing = Array.from({ length: 100 }, (_, i) => Uint8Array.from([i >> 8, i & 0xff]));
+    const c = chain({ head: head(5), headerHead: head(105), missing });
+    const { s } = client(c);
+    const spent = { ...peer('x', 105), send: () => false };
+    const open = peer('o', 105);
+    await s.step([spent, open], 0);
+    assert.equal(open.sent.length, BODY_WINDOW, 'the whole window from the peer with budget');
+    // Nothing was recorded against the spent peer: no timeouts, nothing passed over later.
+    await s.step([spent, open], BLOCK_REQUEST_MS);
+    assert.equal(open.sent.length, BODY_WINDOW * 2);
   });
 });
