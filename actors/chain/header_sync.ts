@@ -16,7 +16,7 @@
 import { equalBytes, toHex } from '../../core/bytes.js';
 import type { HeaderSource } from '../../core/chain/header_source.js';
 import { validateHeaderAfterPow, validateHeaderBeforePow } from '../../core/chain/next_header.js';
-import { forkBelowCheckpoint } from '../../core/consensus/checkpoints.js';
+import { checkpointsApply, forkBelowCheckpoint } from '../../core/consensus/checkpoints.js';
 import { hasMoreWork, subDifficulty } from '../../core/consensus/difficulty.js';
 import { checkCheckpoint } from '../../core/consensus/validation.js';
 import { headerHash } from '../../core/ser/header.js';
@@ -142,7 +142,7 @@ function screen(ctx: PipelineContext, headers: readonly BlockHeader[]): Screened
     const known = store.header(hash) !== undefined;
     if (!known) {
       try {
-        checkCheckpoint(header.height, hash);
+        if (checkpointsApply(params.type)) checkCheckpoint(header.height, hash);
         validateHeaderBeforePow(header, hash, check);
       } catch (e) {
         return { batch, failure: toChainError(e) };
@@ -258,8 +258,18 @@ function walkBatch(
   walked: Walked,
 ): ChainError | null {
   const { store } = ctx;
-  const fresh = new Map<string, StoredHeader>();
-  const byHash: ByHash = (hash) => fresh.get(toHex(hash)) ?? store.header(hash);
+  // Each header's checks walk dozens of ancestors (difficulty windows, bottles): the batch's
+  // own headers and those read from the store are kept here under a cheap key, so a walk costs
+  // map lookups, not hex strings and SQLite reads.
+  const seen = new Map<string, StoredHeader>();
+  const byHash: ByHash = (hash) => {
+    const key = rawKey(hash);
+    const hit = seen.get(key);
+    if (hit !== undefined) return hit;
+    const stored = store.header(hash);
+    if (stored !== undefined) seen.set(key, stored);
+    return stored;
+  };
   const source: HeaderSource = { byHash };
   let parent: StoredHeader | undefined;
   for (const [i, h] of batch.entries()) {
@@ -271,7 +281,9 @@ function walkBatch(
       parent = byHash(h.header.prevHash);
       if (parent === undefined) return new ChainError('Orphan');
       const forkPoint = alignHeaderChain(store, parent, byHash);
-      const refused = checkpointFork(forkPoint, headerHead.header.height);
+      const refused = checkpointsApply(ctx.params.type)
+        ? checkpointFork(forkPoint, headerHead.header.height)
+        : null;
       if (refused !== null) return refused;
     }
     if (!h.known && verdict?.ok === true) {
@@ -292,13 +304,18 @@ function walkBatch(
     store.headerChain.push(h.header);
     const stored = { hash: h.hash, header: h.header };
     if (!h.known) {
-      fresh.set(toHex(h.hash), stored);
+      seen.set(rawKey(h.hash), stored);
       walked.accepted.push(stored);
     }
     walked.last = stored;
     parent = stored;
   }
   return null;
+}
+
+/** A map key for a hash: its bytes as a latin1 string (native, unlike hex). */
+function rawKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1');
 }
 
 /**

@@ -36,6 +36,15 @@ const BY_HEIGHT = new Map(MAINNET_CHECKPOINTS.map((c) => [c.height, c.hash]));
 const BAD = new Set(BAD_HEADER_HASHES);
 
 /** The checkpointed hash at exactly this height, if there is one. */
+/**
+ * The checkpoints are mainnet's block hashes: on any other chain they could only refuse its
+ * valid blocks at those heights, so they apply on mainnet alone (Epic checks them on every
+ * chain type when enabled, and its default config disables them everywhere).
+ */
+export function checkpointsApply(type: string): boolean {
+  return type === 'mainnet';
+}
+
 export function checkpointAt(height: bigint): string | undefined {
   return BY_HEIGHT.get(height);
 }

@@ -1,9 +1,11 @@
 // Consensus reference §13, header side: the steps before and after the proof of work, in
 // Epic's order, and the checkpoint step.
+
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fromHex } from '../../../core/bytes.js';
 import { type ChainParams, chainParams } from '../../../core/chain_type.js';
+import { checkpointsApply } from '../../../core/consensus/checkpoints.js';
 import { policyAlgoOfProof } from '../../../core/consensus/difficulty.js';
 import {
   checkCheckpoint,
@@ -243,5 +245,14 @@ describe('checkpoint step', () => {
     assert.equal(checkCheckpoint(2_200_001n, OK_HASH), false);
     rejects(() => checkCheckpoint(100_000n, OK_HASH), 'CheckpointFailure');
     rejects(() => checkCheckpoint(2_200_000n, first), 'CheckpointFailure');
+  });
+
+  it("mainnet's hashes apply on mainnet alone", () => {
+    assert.deepEqual(['mainnet', 'floonet', 'usernet', 'automated'].map(checkpointsApply), [
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
