@@ -265,6 +265,12 @@ export class Network implements InboundHost {
     this.o.log('p2p_peer_connected', { addr: formatPeerAddr(addr), direction });
     this.changed();
     peer.start();
+    // The sync decides at once (leaving awaiting_peers, or asking this peer for what it has
+    // more of) rather than at its next tick: a Header announced meanwhile would find it still
+    // waiting, and be ignored as during a sync.
+    this.syncStep().catch((e: unknown) => {
+      this.o.log('p2p_sync_failed', { error: e instanceof Error ? e.message : String(e) });
+    });
   }
 
   private closed(key: string, peer: LivePeer, reason: string): void {

@@ -8,7 +8,7 @@
 // header batch), never for being slow or behind.
 
 import { equalBytes } from '../../core/bytes.js';
-import { addDifficulty, hasMoreWork } from '../../core/consensus/difficulty.js';
+import { addDifficulty, compareWork, hasMoreWork } from '../../core/consensus/difficulty.js';
 import { CAPABILITIES } from '../../core/p2p/primitives.js';
 import type { P2pMessage } from '../../core/p2p/types.js';
 import type { BlockHeader } from '../../core/types/block.js';
@@ -245,15 +245,16 @@ export class SyncClient {
   }
 
   /**
-   * Epic's `needs_syncing`: a sync starts only for a peer more than five blocks' work ahead of
+   * Epic's `needs_syncing`: from no_sync, a sync starts only for a peer five blocks' work ahead of
    * our body head (a block relayed a moment after its Ping is no reason), and goes on until no
-   * peer has more work than the body head.
+   * peer has more work than the body head. Epic asks for strictly more than five blocks' work; at
+   * exactly five (two nodes apart for 20 and 25 blocks) it would wait for the next block.
    */
   private needed(best: SyncPeer | null, head: Head, recent: Difficulty): boolean {
     if (best === null) return false;
     if (this.status.status !== 'no_sync')
       return hasMoreWork(best.totalDifficulty, head.totalDifficulty);
-    return hasMoreWork(best.totalDifficulty, addDifficulty(head.totalDifficulty, recent));
+    return compareWork(best.totalDifficulty, addDifficulty(head.totalDifficulty, recent)) >= 0;
   }
 
   /** Epic's first rule: fewer outbound peers than preferred → `awaiting_peers`, nothing asked. */
