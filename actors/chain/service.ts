@@ -149,6 +149,7 @@ export class ChainService {
 
   /** A batch of headers from header sync (header_sync.ts); the header head afterwards. */
   syncHeaders(headers: readonly BlockHeader[]): Promise<{ headerHead: HeadRef }> {
+    this.ahead.startPows(headers);
     return this.inTurn(async () => ({ headerHead: await syncHeaders(this.ctx, headers) }));
   }
 

@@ -58,14 +58,15 @@ export function poolVerifier(pool: WorkPool, chain: ChainType): BlockVerifier {
 }
 
 /**
- * Starts a block's body checks as it arrives, ahead of its turn: while the chain applies one
- * block (SQLite, sums, roots), the workers already check the range proofs and signatures of the
- * blocks queued behind it, so body sync keeps every core busy. The pipeline's own call then
- * gets the verdicts already under way. Blocks are keyed by object, so nothing outlives them.
+ * Starts a block's body checks (and a header page's proofs) as it arrives, ahead of its turn:
+ * while the chain applies one block or page (SQLite, sums, roots), the workers already check
+ * what is queued behind it, so a sync keeps every core busy. The pipeline's own call then gets
+ * the verdicts already under way. Keyed by object, so nothing outlives the blocks and headers.
  */
 export class AheadVerifier implements BlockVerifier {
   private readonly inner: BlockVerifier;
   private readonly started = new WeakMap<Block, Promise<BodyVerdicts>>();
+  private readonly headerPows = new WeakMap<BlockHeader, Promise<PowVerdict>>();
 
   constructor(inner: BlockVerifier) {
     this.inner = inner;
@@ -83,7 +84,25 @@ export class AheadVerifier implements BlockVerifier {
     return this.inner.pow(header);
   }
 
+  /** The same for a page of headers from header sync: their proofs, as one pool batch. */
+  startPows(headers: readonly BlockHeader[]): void {
+    const all = this.inner.pows(headers);
+    all.catch(() => undefined);
+    headers.forEach((h, i) => {
+      const one = all.then((verdicts) => {
+        const v = verdicts[i];
+        if (v === undefined) throw new Error('the pool returned too few PoW verdicts');
+        return v;
+      });
+      one.catch(() => undefined);
+      this.headerPows.set(h, one);
+    });
+  }
+
   pows(headers: readonly BlockHeader[]): Promise<PowVerdict[]> {
+    const early = headers.map((h) => this.headerPows.get(h));
+    for (const h of headers) this.headerPows.delete(h);
+    if (early.every((p) => p !== undefined)) return Promise.all(early as Promise<PowVerdict>[]);
     return this.inner.pows(headers);
   }
 

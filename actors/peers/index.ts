@@ -84,7 +84,7 @@ async function startP2p(
   const progress = new SyncProgress();
   let logged = '';
   const sync = new SyncClient(
-    syncSources(chain),
+    syncSources(chain, params),
     (s) => {
       // A state line when the state changes; heights and pace at most every few seconds.
       if (s.status !== logged) log('p2p_sync', syncLogFields(s));

@@ -4,6 +4,7 @@
 import type { MsgParams } from '../../core/p2p/msg.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
+import { headerHash } from '../../core/ser/header.js';
 import { writeTransaction } from '../../core/ser/transaction.js';
 import type { LinkedActor } from '../../runtime/index.js';
 import type { ChainProtocol } from '../chain/messages.js';
@@ -72,7 +73,7 @@ export function txSources(pool: LinkedActor<PoolProtocol>, params: MsgParams): T
   };
 }
 
-export function syncSources(chain: LinkedActor<ChainProtocol>): SyncChain {
+export function syncSources(chain: LinkedActor<ChainProtocol>, params: MsgParams): SyncChain {
   const opts = { deadlineMs: ASK_MS };
   return {
     heads: async () => {
@@ -94,5 +95,6 @@ export function syncSources(chain: LinkedActor<ChainProtocol>): SyncChain {
     resetSyncHead: async () => {
       await chain.ask('resetSyncHead', {}, opts);
     },
+    hashOf: (header) => headerHash(header, params),
   };
 }

@@ -45,6 +45,8 @@ export interface SyncChain {
   missingBodies(max: number): Promise<Uint8Array[]>;
   /** Epic's `reset_sync_head`, as header sync starts. */
   resetSyncHead(): Promise<void>;
+  /** A header's hash (for matching the next page to the last one handed). */
+  hashOf(header: BlockHeader): Uint8Array;
 }
 
 /** A connected peer as the sync sees it. */
@@ -83,6 +85,13 @@ export const BLOCK_REQUEST_MS = 10_000;
 /** How long a peer that let a block request time out is passed over. */
 export const SLOW_PEER_MS = 60_000;
 const BAD_BLOCK_HEADER = 3;
+/** Header pages handed to the chain at once (it applies them in order). */
+const PAGES_IN_CHAIN = 3;
+
+interface Top {
+  readonly height: bigint;
+  readonly hash: Uint8Array;
+}
 
 export const DEFAULT_SYNC: SyncOptions = {
   headerRequests: HEADER_REQUESTS,
@@ -103,8 +112,11 @@ export class SyncClient {
   private readonly slowUntil = new Map<string, number>();
   private running = false;
   private again: readonly SyncPeer[] | null = null;
-  /** Header pages reach the chain one at a time, in order. */
-  private applying: Promise<void> = Promise.resolve();
+  /** The last header handed to the chain while pages are in it; null: read the sync head. */
+  private top: Top | null = null;
+  /** Pages handed to the chain and not yet applied or refused. */
+  private inChain = 0;
+  private draining = false;
   private next = 0;
   private readonly clock: () => number;
 
@@ -158,19 +170,11 @@ export class SyncClient {
       peer.ban(BAD_BLOCK_HEADER);
       return;
     }
-    const mark = this.pages.arrived(headers[0]?.height ?? -1n);
-    this.applying = this.applying.then(async () => {
-      try {
-        // Offset 0 answers from the common header, wherever it is (a fork below our sync
-        // head); later pages wait for the page before them.
-        if (ask.offset === 0) await this.apply({ from: peer, headers });
-        else this.pages.hold({ from: peer, headers }, this.clock());
-      } finally {
-        mark.done();
-      }
-      await this.drain();
-    });
-    await this.applying;
+    // Offset 0 answers from the common header, wherever it is (a fork below our sync head): the
+    // chain decides. Later pages wait for the page under them.
+    if (ask.offset === 0) this.hand({ from: peer, headers });
+    else this.pages.hold({ from: peer, headers }, this.clock());
+    await this.drain();
     if (this.opts.askOnReply) await this.step(peers);
   }
 
@@ -179,32 +183,58 @@ export class SyncClient {
     this.blocks.delete(hash);
   }
 
-  /** Applies held pages for as long as one continues from the sync head. */
+  /**
+   * Hands held pages to the chain for as long as one continues from the last header handed (or,
+   * with none in the chain, from the sync head), up to PAGES_IN_CHAIN at once: the chain takes
+   * them in order, and checks the proofs of the next pages while it applies one.
+   */
   private async drain(): Promise<void> {
-    for (;;) {
-      const { syncHead } = await this.chain.heads();
-      const page = this.pages.next(syncHead.height);
-      if (page === undefined) return;
-      // Matched by first height and parent: a page from a peer on another fork is not ours.
-      if (!equalBytes(page.headers[0]?.prevHash ?? new Uint8Array(), syncHead.hash)) continue;
-      if (!(await this.apply(page))) return;
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.inChain < PAGES_IN_CHAIN) {
+        const top = this.top ?? (await this.syncHeadTop());
+        const page = this.pages.next(top.height);
+        if (page === undefined) return;
+        // Matched by first height and parent: a page from a peer on another fork is not ours.
+        if (!equalBytes(page.headers[0]?.prevHash ?? new Uint8Array(), top.hash)) continue;
+        this.hand(page);
+      }
+    } finally {
+      this.draining = false;
     }
   }
 
-  /** Hands a page to the chain; false when it was refused (held pages are then dropped). */
-  private async apply(page: HeldPage<SyncPeer>): Promise<boolean> {
+  private async syncHeadTop(): Promise<Top> {
+    const { syncHead } = await this.chain.heads();
+    return { height: syncHead.height, hash: syncHead.hash };
+  }
+
+  /**
+   * Sends a page to the chain without waiting for the pages before it to be applied. A refusal
+   * drops the held pages (they cannot link any more) and bans the sender for bad data.
+   */
+  private hand(page: HeldPage<SyncPeer>): void {
+    const last = page.headers.at(-1) as BlockHeader;
+    this.top = { height: last.height, hash: this.chain.hashOf(last) };
+    this.inChain += 1;
     const mark = this.pages.validating(page);
-    try {
-      await this.chain.syncHeaders(page.headers);
-      return true;
-    } catch (e) {
-      this.pages.dropHeld();
-      const code = (e as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && BAD_HEADER_KINDS.has(code)) page.from.ban(BAD_BLOCK_HEADER);
-      return false;
-    } finally {
+    const done = this.chain.syncHeaders(page.headers).then(
+      () => undefined,
+      (e: unknown) => {
+        this.pages.dropHeld();
+        this.top = null;
+        const code = (e as { code?: unknown } | null)?.code;
+        if (typeof code === 'string' && BAD_HEADER_KINDS.has(code)) page.from.ban(BAD_BLOCK_HEADER);
+      },
+    );
+    void done.finally(() => {
       mark.done();
-    }
+      this.inChain -= 1;
+      // With nothing in the chain, the next page continues from the chain's own sync head.
+      if (this.inChain === 0) this.top = null;
+      void this.drain();
+    });
   }
 
   private async decide(peers: readonly SyncPeer[], now: number): Promise<void> {

@@ -8,20 +8,24 @@ import {
   type BlockVerifier,
   type BodyVerdicts,
 } from '../../../actors/chain/verifier.js';
-import type { Block } from '../../../core/types/block.js';
+import type { Block, BlockHeader } from '../../../core/types/block.js';
 
 function counting(fail = false) {
   const asked: Block[] = [];
+  const powBatches: number[] = [];
   const inner: BlockVerifier = {
     pow: async () => ({ ok: true, difficulty: 1n }) as never,
-    pows: async () => [],
+    pows: async (hs) => {
+      powBatches.push(hs.length);
+      return hs.map((_, i) => ({ ok: true, difficulty: BigInt(i) }) as never);
+    },
     body: async (b) => {
       asked.push(b);
       if (fail) throw new Error('pool closed');
       return { rangeProofs: [null], kernels: [null] };
     },
   };
-  return { inner, asked };
+  return { inner, asked, powBatches };
 }
 
 const block = () => ({ header: {}, body: {} }) as unknown as Block;
@@ -55,5 +59,20 @@ describe('AheadVerifier', () => {
     await new Promise((r) => setTimeout(r, 20));
     process.off('unhandledRejection', count);
     assert.equal(unhandled, 0);
+  });
+
+  it("a page's proofs started ahead are the verdicts of any part of it the chain asks for", async () => {
+    const { inner, powBatches } = counting();
+    const v = new AheadVerifier(inner);
+    const page = [{}, {}, {}] as unknown as BlockHeader[];
+    v.startPows(page);
+    const fresh = [page[1], page[2]] as BlockHeader[];
+    assert.deepEqual(await v.pows(fresh), [
+      { ok: true, difficulty: 1n },
+      { ok: true, difficulty: 2n },
+    ]);
+    assert.deepEqual(powBatches, [3], 'one pool batch, at arrival');
+    await v.pows(fresh);
+    assert.deepEqual(powBatches, [3, 2], 'handed out once');
   });
 });

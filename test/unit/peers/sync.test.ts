@@ -63,6 +63,7 @@ function chain(state: { head: Head; headerHead: Head; missing?: Uint8Array[]; re
     },
     missingBodies: async (max: number) => (state.missing ?? []).slice(0, max),
     resetSyncHead: async () => {},
+    hashOf: (h: BlockHeader) => hashAt(h.height),
   };
 }
 
