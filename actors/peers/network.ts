@@ -392,7 +392,10 @@ export class Network implements InboundHost {
       });
       return true;
     }
-    if (m.type === 'Block') sync.received(toHex(headerHash(m.block.header, this.o.params)));
+    if (m.type === 'Block' && sync.received(toHex(headerHash(m.block.header, this.o.params))))
+      this.syncStep().catch((e: unknown) => {
+        this.o.log('p2p_sync_failed', { error: e instanceof Error ? e.message : String(e) });
+      });
     return false;
   }
 

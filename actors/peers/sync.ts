@@ -178,9 +178,14 @@ export class SyncClient {
     if (this.opts.askOnReply) await this.step(peers);
   }
 
-  /** A block arrived (from any peer): it no longer counts against the window. */
-  received(hash: string): void {
-    this.blocks.delete(hash);
+  /**
+   * A block arrived (from any peer): it no longer counts against the window. True when the
+   * window has emptied to half during body sync: the caller should step now rather than wait
+   * for the tick, or the window caps body sync at one window a second.
+   */
+  received(hash: string): boolean {
+    if (!this.blocks.delete(hash)) return false;
+    return this.status.status === 'body_sync' && this.blocks.size <= this.opts.bodyWindow / 2;
   }
 
   /**

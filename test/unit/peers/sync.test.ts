@@ -351,4 +351,18 @@ describe('sync client', () => {
     await s.step([spent, open], BLOCK_REQUEST_MS);
     assert.equal(open.sent.length, BODY_WINDOW * 2);
   });
+
+  it('the window asks to be refilled once half of it has arrived, not at the next tick', async () => {
+    const missing = Array.from({ length: 100 }, (_, i) => Uint8Array.from([i >> 8, i & 0xff]));
+    const c = chain({ head: head(5), headerHead: head(105), missing });
+    const { s } = client(c);
+    const a = peer('a', 105);
+    await s.step([a], 0);
+    const asked = a.sent.flatMap((m) =>
+      m.type === 'GetBlock' ? [Buffer.from(m.hash).toString('hex')] : [],
+    );
+    const refill = asked.map((h) => s.received(h));
+    assert.equal(refill.indexOf(true), BODY_WINDOW / 2 - 1, 'at half the window');
+    assert.equal(s.received(asked[0] as string), false, 'a block not asked for changes nothing');
+  });
 });
