@@ -133,7 +133,11 @@ export interface ChainProtocol {
    * sync head with `from: 'sync_head'` (Epic's choice during header sync): the tip's hash, then
    * its chain's hashes at tip − 2, − 6, − 14, … (at most 20), genesis last.
    */
-  locator: { req: { from?: 'header_head' | 'sync_head' }; res: { hashes: Uint8Array[] } };
+  locator: {
+    req: { from?: 'header_head' | 'sync_head' };
+    /** `height`: the head the locator starts from (its first hash). */
+    res: { hashes: Uint8Array[]; height: bigint };
+  };
   /**
    * Header sync (Epic's `sync_block_headers`): consecutive headers, lowest first, validated on
    * their own — linkage to a stored header, checkpoints, version, time, seed, policy and

@@ -248,7 +248,10 @@ export class ChainService {
   }
 
   /** Our header-sync locator from the header head or the sync head (serving.ts). */
-  locator(from: 'header_head' | 'sync_head' = 'header_head'): { hashes: Uint8Array[] } {
+  locator(from: 'header_head' | 'sync_head' = 'header_head'): {
+    hashes: Uint8Array[];
+    height: bigint;
+  } {
     return this.serving.locator(from);
   }
 

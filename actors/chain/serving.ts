@@ -75,10 +75,11 @@ export class ChainServing {
     };
   }
 
-  locator(from: 'header_head' | 'sync_head'): { hashes: Uint8Array[] } {
-    return this.store.read(() => ({
-      hashes: locatorHashes(from === 'sync_head' ? this.syncChain() : this.headerChain()),
-    }));
+  locator(from: 'header_head' | 'sync_head'): { hashes: Uint8Array[]; height: bigint } {
+    return this.store.read(() => {
+      const chain = from === 'sync_head' ? this.syncChain() : this.headerChain();
+      return { hashes: locatorHashes(chain), height: chain.headHeight };
+    });
   }
 
   headersForLocator(locator: readonly Uint8Array[], offset: number): { headers: BlockHeader[] } {

@@ -275,6 +275,7 @@ export class Network implements InboundHost {
 
   private closed(key: string, peer: LivePeer, reason: string): void {
     if (this.live.get(key) === peer) this.live.delete(key);
+    this.o.sync?.gone(key);
     this.o.log('p2p_peer_closed', { addr: formatPeerAddr(peer.addr), reason });
     if (!this.closing) {
       const p = this.store.get(peer.addr);

@@ -86,7 +86,8 @@ export function syncSources(chain: LinkedActor<ChainProtocol>, params: MsgParams
       };
     },
     // Epic asks from its sync head, which each accepted batch moves forward.
-    locator: async () => (await chain.ask('locator', { from: 'sync_head' }, opts)).hashes,
+    locator: (): Promise<{ hashes: Uint8Array[]; height: bigint }> =>
+      chain.ask('locator', { from: 'sync_head' }, opts),
     // A batch of 512 headers with their proofs can take longer than one ask usually waits.
     syncHeaders: async (headers) => {
       await chain.ask('syncHeaders', { headers: [...headers] }, { deadlineMs: 120_000 });

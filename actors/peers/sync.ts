@@ -38,7 +38,8 @@ export interface SyncChain {
     /** The last five blocks' difficulties summed (Epic's threshold to start a sync). */
     readonly recentWork: Difficulty;
   }>;
-  locator(): Promise<Uint8Array[]>;
+  /** The locator from the sync head, with the sync head's height (pages are counted from it). */
+  locator(): Promise<{ readonly hashes: Uint8Array[]; readonly height: bigint }>;
   /** Validates and stores a header batch; rejects with the chain error's kind as `code`. */
   syncHeaders(headers: readonly BlockHeader[]): Promise<void>;
   /** Hashes of header-chain blocks above the body head we lack, lowest first. */
@@ -178,6 +179,11 @@ export class SyncClient {
     if (this.opts.askOnReply) await this.step(peers);
   }
 
+  /** A peer left: its header request is asked of another at the next step, not after 30 s. */
+  gone(key: string): void {
+    this.pages.take(key);
+  }
+
   /**
    * A block arrived (from any peer): it no longer counts against the window. True when the
    * window has emptied to half during body sync: the caller should step now rather than wait
@@ -245,7 +251,7 @@ export class SyncClient {
   private async decide(peers: readonly SyncPeer[], now: number): Promise<void> {
     if (this.awaitingPeers(peers)) return;
     const best = mostWork(peers);
-    const { head, headerHead, syncHead, recentWork } = await this.chain.heads();
+    const { head, headerHead, recentWork } = await this.chain.heads();
     if (!this.needed(best, head, recentWork)) {
       this.pages.clear();
       this.blocks.clear();
@@ -262,7 +268,7 @@ export class SyncClient {
         currentHeight: headerHead.height,
         highestHeight: best.height,
       });
-      await this.askHeaders(peers, headerHead, syncHead.height, best.height, now);
+      await this.askHeaders(peers, headerHead, best.height, now);
       return;
     }
     this.pages.clear();
@@ -305,26 +311,25 @@ export class SyncClient {
   private async askHeaders(
     peers: readonly SyncPeer[],
     ours: Head,
-    base: bigint,
     best: bigint,
     now: number,
   ): Promise<void> {
     const late = this.pages.expire(now, HEADER_REQUEST_MS);
-    const gaps = this.pages.gaps(base, best);
-    if (gaps.length === 0) return;
     const ahead = peers.filter(
       (p) => hasMoreWork(p.totalDifficulty, ours.totalDifficulty) && !this.pages.busy(p.key),
     );
+    if (ahead.length === 0) return;
+    // Pages are counted from the head the locator starts at: a peer serves offset k from there.
+    const { hashes: locator, height: base } = await this.chain.locator();
+    const gaps = this.pages.gaps(base, best);
     // A peer that let a request time out is asked again only when nobody else can be.
-    const prompt = ahead.filter((p) => !late.has(p.key));
-    const free = [...(prompt.length > 0 ? prompt : ahead)];
-    let locator: Uint8Array[] | null = null;
+    const prompt = ahead.filter((p) => !late.has(p.key) && !this.pages.busy(p.key));
+    const free = [...(prompt.length > 0 ? prompt : ahead.filter((p) => !this.pages.busy(p.key)))];
     for (const gap of gaps) {
       const i = this.pickFor(free, gap.offset);
       const peer = free[i];
       if (peer === undefined) return;
       free.splice(i, 1);
-      locator ??= await this.chain.locator();
       this.pages.asked({
         peer: peer.key,
         offset: gap.offset,

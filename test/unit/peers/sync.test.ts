@@ -54,7 +54,7 @@ function chain(state: { head: Head; headerHead: Head; missing?: Uint8Array[]; re
       // Five blocks of work 1 each.
       recentWork: head(5).totalDifficulty,
     }),
-    locator: async () => LOCATOR,
+    locator: async () => ({ hashes: LOCATOR, height: syncHead }),
     syncHeaders: async (hs: readonly BlockHeader[]) => {
       batches.push(hs);
       if (state.refuse !== undefined)
@@ -303,7 +303,7 @@ describe('sync client', () => {
         syncHead: { ...head(Number(syncHead)), hash: hashAt(syncHead) },
         recentWork: head(5).totalDifficulty,
       }),
-      locator: async () => [hashAt(syncHead)],
+      locator: async () => ({ hashes: [hashAt(syncHead)], height: syncHead }),
       syncHeaders: async (hs: readonly BlockHeader[]) => {
         await new Promise((r) => setTimeout(r, 20));
         applied.push(hs[0]?.height ?? 0n);
@@ -364,5 +364,16 @@ describe('sync client', () => {
     const refill = asked.map((h) => s.received(h));
     assert.equal(refill.indexOf(true), BODY_WINDOW / 2 - 1, 'at half the window');
     assert.equal(s.received(asked[0] as string), false, 'a block not asked for changes nothing');
+  });
+
+  it('a peer that leaves with a request pending: its page goes to another at the next step', async () => {
+    const c = chain({ head: head(5), headerHead: head(5) });
+    const { s } = client(c);
+    const [a, d] = [peer('a', 900), peer('d', 900)];
+    await s.step([a], 0);
+    assert.equal(a.sent.length, 1);
+    s.gone('a');
+    await s.step([d], 1_000);
+    assert.deepEqual(d.sent, [{ type: 'GetHeadersFastSync', locator: LOCATOR, offset: 0 }]);
   });
 });
