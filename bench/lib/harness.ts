@@ -1,6 +1,7 @@
 // Minimal benchmark harness: time-boxed loops, results compared with the previous run and
 // written to bench/results/<name>.json.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -59,9 +60,8 @@ export function saveResults(
     bench,
     date: new Date().toISOString(),
     node: process.version,
-    cpus:
-      (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
-        ?.hardwareConcurrency ?? null,
+    // Node 20 has no `navigator`: the count comes from the OS.
+    cpus: cpus().length,
     results,
     ratios,
   };
