@@ -20,7 +20,7 @@ import { writeKernel } from '../../core/ser/transaction.js';
 import { transactionToJson } from '../../core/serde/transaction.js';
 import { EpicListener, type EpicPeer } from '../support/epic_peer.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
-import { foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
+import { apiTip, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
 import {
   type NodeProcess,
   p2pPortOf,
@@ -39,11 +39,10 @@ const EMBARGO_SECS = 3;
 /** Epic adds up to 30 s to the embargo, drawn anew at every monitor run. */
 const EMBARGO_JITTER_MS = 30_000;
 
-type Tip = { height: number; last_block_pushed: string };
 type Sizes = { pool: number; stempool: number };
 type Entry = { src: string; excess: string };
 
-const tipOf = async (n: NodeProcess) => (await foreignOk(n.url, 'get_tip', [])) as Tip;
+const tipOf = (n: NodeProcess) => apiTip(n.url);
 
 async function sizes(n: NodeProcess): Promise<Sizes> {
   const [pool, stempool] = await Promise.all([

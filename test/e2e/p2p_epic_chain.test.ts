@@ -17,7 +17,7 @@ import type { MsgOf } from '../../core/p2p/types.js';
 import { findRandomXAddon } from '../../jobs/randomx_addon.js';
 import { ChainServer, HeldChain } from '../support/chain_server.js';
 import { hex } from '../support/crypto.js';
-import { foreignOk } from '../support/miner.js';
+import { apiTip, foreignOk } from '../support/miner.js';
 import { type NodeProcess, removeHome, startNodeProcess } from '../support/node_process.js';
 import { SHARED_VECTORS } from '../support/paths.js';
 import { syncedStates } from '../support/sync_states.js';
@@ -61,7 +61,6 @@ function mmrSizeEndingAt(pos: number): number {
   }
 }
 
-type Tip = { height: number; last_block_pushed: string };
 type PrintableHeader = {
   hash: string;
   height: number;
@@ -114,11 +113,11 @@ describe("syncing Epic's recorded usernet chain from a scripted Epic node", {
     });
     const n = node;
     const want = recorded[TIP]?.hash;
-    let tip = (await foreignOk(n.url, 'get_tip', [])) as Tip;
+    let tip = await apiTip(n.url);
     for (const end = Date.now() + SYNC_MS; tip.last_block_pushed !== want; ) {
       assert.ok(Date.now() < end, `at ${tip.height} after ${SYNC_MS} ms`);
       await new Promise((r) => setTimeout(r, 250));
-      tip = (await foreignOk(n.url, 'get_tip', [])) as Tip;
+      tip = await apiTip(n.url);
     }
     const took = Date.now() - started;
     assert.equal(tip.height, TIP);

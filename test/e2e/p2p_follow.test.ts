@@ -12,7 +12,7 @@ import { headerHash } from '../../core/ser/header.js';
 import { transactionToJson } from '../../core/serde/transaction.js';
 import { EpicPeer, genesisHashOf } from '../support/epic_peer.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
-import { foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
+import { apiTip, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
 import {
   type NodeProcess,
   p2pPortOf,
@@ -27,9 +27,7 @@ const PARAMS = chainParams('automated');
 const BLOCKS = 200;
 const P95_LIMIT_MS = 2_000;
 
-type Tip = { height: number; last_block_pushed: string };
-
-const tipOf = async (n: NodeProcess) => (await foreignOk(n.url, 'get_tip', [])) as Tip;
+const tipOf = (n: NodeProcess) => apiTip(n.url);
 
 const until = pollUntil;
 

@@ -15,7 +15,7 @@ import { headerHash } from '../../core/ser/header.js';
 import { transactionToJson } from '../../core/serde/transaction.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
-import { foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
+import { apiTip, foreignOk, foreignRpc, mineBlock, submit } from '../support/miner.js';
 import {
   type NodeProcess,
   p2pPortOf,
@@ -33,9 +33,7 @@ const SPEND_HEIGHT = 10;
 /** L's first coinbase key, outside W's 1…25. */
 const LOSER_ONLY_KEY = 101;
 
-type Tip = { height: number; last_block_pushed: string };
-
-const tipOf = async (n: NodeProcess) => (await foreignOk(n.url, 'get_tip', [])) as Tip;
+const tipOf = (n: NodeProcess) => apiTip(n.url);
 
 async function mineOn(n: NodeProcess, keyIndex?: number): Promise<string> {
   // Template time keeps both chains at the floor difficulty, so work follows block count.

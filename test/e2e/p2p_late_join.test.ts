@@ -16,7 +16,7 @@ import { ChainServer, HeldChain, type ServeLimits } from '../support/chain_serve
 import { validateChain } from '../support/crash_life.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
 import { localChain } from '../support/local_chain.js';
-import { AUTO, foreignOk, ownerText } from '../support/miner.js';
+import { type ApiTip, AUTO, apiTip, ownerText } from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -34,13 +34,12 @@ const PREFIX = 600;
 const SYNC_MS = 240_000;
 const ARCHIVE = [CUCKATOO_ONLY, 'archive_mode = true'];
 
-type Tip = { height: number; last_block_pushed: string };
 type Status = {
   sync_status: string;
   sync_info?: { current_height: number; highest_height: number };
 };
 
-const tipOf = async (n: NodeProcess) => (await foreignOk(n.url, 'get_tip', [])) as Tip;
+const tipOf = (n: NodeProcess) => apiTip(n.url);
 
 async function statusOf(n: NodeProcess): Promise<Status> {
   const body = await ownerText(n.url, basic(ownerSecret(n.home)), 'get_status', []);
@@ -70,7 +69,7 @@ function follower(
   });
 }
 
-async function reachTip(n: NodeProcess, hash: string): Promise<Tip> {
+async function reachTip(n: NodeProcess, hash: string): Promise<ApiTip> {
   return pollUntil(
     () => tipOf(n),
     (t) => t.last_block_pushed === hash,

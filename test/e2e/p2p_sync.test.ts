@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
-import { foreignOk, mineBlock, ownerText, submit } from '../support/miner.js';
+import { apiTip, mineBlock, ownerText, submit } from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -17,7 +17,6 @@ import {
 import { syncedStates } from '../support/sync_states.js';
 
 const HEIGHT = 40;
-type Tip = { height: number; last_block_pushed: string };
 
 describe('a late node catches up', () => {
   let a: NodeProcess;
@@ -45,13 +44,13 @@ describe('a late node catches up', () => {
         `seeds = ["127.0.0.1:${p2pPortOf(a)}"]`,
       ],
     });
-    const want = (await foreignOk(a.url, 'get_tip', [])) as Tip;
+    const want = await apiTip(a.url);
     const node = b;
-    let tip = (await foreignOk(node.url, 'get_tip', [])) as Tip;
+    let tip = await apiTip(node.url);
     for (const end = Date.now() + 60_000; tip.last_block_pushed !== want.last_block_pushed; ) {
       assert.ok(Date.now() < end, `B at ${tip.height} after 60 s`);
       await new Promise((r) => setTimeout(r, 100));
-      tip = (await foreignOk(node.url, 'get_tip', [])) as Tip;
+      tip = await apiTip(node.url);
     }
     assert.equal(tip.height, HEIGHT);
     // Once level with its peer, B is not syncing any more; its log went through Epic's states.

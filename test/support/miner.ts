@@ -54,6 +54,18 @@ export async function foreignOk(
   return ok;
 }
 
+/** get_tip's answer as the node prints it (the whole object, so tests may compare it whole). */
+export interface ApiTip {
+  readonly height: number;
+  readonly last_block_pushed: string;
+  readonly prev_block_to_last: string;
+  readonly total_difficulty: Readonly<Record<string, number>>;
+}
+
+export async function apiTip(url: string): Promise<ApiTip> {
+  return (await foreignOk(url, 'get_tip', [])) as unknown as ApiTip;
+}
+
 /** Finds a nonce whose 4-cycle on the 9-bit graph reaches the header's target. */
 export function solve(header: BlockHeader, target: bigint): BlockHeader {
   const edgeBits = AUTO.minEdgeBits;
