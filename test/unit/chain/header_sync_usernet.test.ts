@@ -6,40 +6,24 @@
 // follow as bodies and the body head reaches 147 with Epic's hashes. Skipped without the RandomX
 // addon.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ChainError, isBadData } from '../../../actors/chain/errors.js';
-import { ChainService } from '../../../actors/chain/service.js';
+import type { ChainService } from '../../../actors/chain/service.js';
 import { DB_FILE } from '../../../actors/chain/store.js';
-import { poolVerifier } from '../../../actors/chain/verifier.js';
 import { toHex } from '../../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../../core/chain_type.js';
 import { readBlock } from '../../../core/ser/block.js';
 import { decode } from '../../../core/ser/codec.js';
 import type { BlockHeader } from '../../../core/types/block.js';
 import { findRandomXAddon } from '../../../jobs/randomx_addon.js';
-import { WorkPool } from '../../../runtime/index.js';
 import { hex } from '../../support/crypto.js';
-import { SHARED_VECTORS } from '../../support/paths.js';
+import { type UsernetService, usernetBlocks, usernetService } from '../../support/usernet_chain.js';
 
 const USER = CHAIN_PARAMS.usernet;
 
-interface Line {
-  readonly height: number;
-  readonly hash: string;
-  readonly hex: string;
-}
-
-const chain: Line[] = readFileSync(
-  join(SHARED_VECTORS, 'p2p', 'usernet_chain_blocks.jsonl'),
-  'utf8',
-)
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as Line);
+const chain = usernetBlocks();
 
 const headerAt = (height: number): BlockHeader =>
   decode(readBlock, hex(chain[height]?.hex as string), 2, USER, 'block').header;
@@ -48,12 +32,10 @@ describe("header sync of Epic's usernet chain, every proof verified", {
   skip: findRandomXAddon() === null ? 'RandomX addon not built' : false,
   timeout: 300_000,
 }, () => {
-  let dbRoot: string;
-  let pool: WorkPool;
+  let usernet: UsernetService;
   let service: ChainService;
-
   const storedHeights = (): number[] => {
-    const db = new Database(join(dbRoot, DB_FILE), { readonly: true });
+    const db = new Database(join(usernet.dbRoot, DB_FILE), { readonly: true });
     try {
       return db.prepare<[], number>('SELECT height FROM headers ORDER BY height').pluck().all();
     } finally {
@@ -62,25 +44,10 @@ describe("header sync of Epic's usernet chain, every proof verified", {
   };
 
   before(() => {
-    dbRoot = mkdtempSync(join(tmpdir(), 'mwnode-usernet-hdr-'));
-    pool = new WorkPool({ threads: 2 });
-    service = new ChainService(
-      {
-        chainType: 'usernet',
-        dbRoot,
-        foundationPath: null,
-        powPolicy: { randomx: 60, cuckatoo: 40 },
-        archiveMode: true,
-      },
-      poolVerifier(pool, 'usernet'),
-      { compactionRoll: () => false },
-    );
+    usernet = usernetService();
+    service = usernet.service;
   });
-  after(async () => {
-    service?.close();
-    await pool?.close();
-    if (dbRoot !== undefined) rmSync(dbRoot, { recursive: true, force: true });
-  });
+  after(() => usernet?.close());
 
   it('a broken RandomX proof at 20 stops a batch of 1…30: 1…19 stored, nothing after', async () => {
     const headers = Array.from({ length: 30 }, (_, i) => headerAt(i + 1));
@@ -124,7 +91,7 @@ describe("header sync of Epic's usernet chain, every proof verified", {
 
   it("the blocks follow as bodies: the body head reaches 147 with Epic's hashes", async () => {
     for (const b of chain.slice(1)) {
-      const reply = await service.submitBlock(hex(b.hex), () => undefined);
+      const reply = await service.submitBlock(hex(b.hex as string), () => undefined);
       assert.equal(toHex(reply.hash), b.hash);
       assert.equal(reply.status, 'next');
     }

@@ -5,21 +5,17 @@
 // GetHeaders, every Block body, and every CompactBlock Epic sent, byte for byte (the nonce
 // pinned to the recorded one). Skipped without the RandomX addon (88 of the proofs are RandomX).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ChainService } from '../../../actors/chain/service.js';
-import { poolVerifier } from '../../../actors/chain/verifier.js';
+import type { ChainService } from '../../../actors/chain/service.js';
 import { toHex } from '../../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../../core/chain_type.js';
 import { encodeFrame, encodeMessage } from '../../../core/p2p/msg.js';
 import type { MsgOf, P2pMessage } from '../../../core/p2p/types.js';
 import { headerHash } from '../../../core/ser/header.js';
 import { findRandomXAddon } from '../../../jobs/randomx_addon.js';
-import { WorkPool } from '../../../runtime/index.js';
 import { hex } from '../../support/crypto.js';
 import { decodeRecordedFrame, recordedLines } from '../../support/p2p_vectors.js';
+import { type UsernetService, usernetBlocks, usernetService } from '../../support/usernet_chain.js';
 
 const USER = CHAIN_PARAMS.usernet;
 
@@ -35,14 +31,13 @@ function exchange(session: string, name: string): { request: P2pMessage; replyHe
   return { request: decodeFrame(msgs[at]?.hex as string), replyHex: reply?.hex as string };
 }
 
-const chain = lines('usernet_chain_blocks.jsonl');
+const chain = usernetBlocks();
 
 describe("serving Epic's usernet chain", {
   skip: findRandomXAddon() === null ? 'RandomX addon not built' : false,
   timeout: 300_000,
 }, () => {
-  let dbRoot: string;
-  let pool: WorkPool;
+  let usernet: UsernetService;
   let service: ChainService;
   let nonce = 0n;
 
@@ -56,26 +51,11 @@ describe("serving Epic's usernet chain", {
   }
 
   before(async () => {
-    dbRoot = mkdtempSync(join(tmpdir(), 'mwnode-usernet-'));
-    pool = new WorkPool({ threads: 2 });
-    service = new ChainService(
-      {
-        chainType: 'usernet',
-        dbRoot,
-        foundationPath: null,
-        powPolicy: { randomx: 60, cuckatoo: 40 },
-        archiveMode: true,
-      },
-      poolVerifier(pool, 'usernet'),
-      { compactionRoll: () => false, compactNonce: () => nonce },
-    );
+    usernet = usernetService({ compactNonce: () => nonce });
+    service = usernet.service;
     await submitUpTo(140);
   });
-  after(async () => {
-    service?.close();
-    await pool?.close();
-    if (dbRoot !== undefined) rmSync(dbRoot, { recursive: true, force: true });
-  });
+  after(() => usernet?.close());
 
   it("at 140, B's GetHeadersFastSync gets Epic's FastHeaders (1..140), byte for byte", () => {
     const { request, replyHex } = exchange('usernet_sync_capture', 'GetHeadersFastSync');
