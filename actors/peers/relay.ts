@@ -89,11 +89,13 @@ export class Relay {
         // sender knows the block from now on (never announced back); the outcome is handled in
         // turn.
         const block = m.block;
+        let hash: Uint8Array | undefined;
         let submitted: Promise<SubmitOutcome> | undefined;
         this.enqueue(
-          () => this.block(peer, block, submitted),
+          () => this.block(peer, block, hash, submitted),
           () => {
-            peer.known.add(headerHash(block.header, this.params));
+            hash = headerHash(block.header, this.params);
+            peer.known.add(hash);
             submitted = this.sources.submit(block);
             submitted.catch(() => undefined);
           },
@@ -143,13 +145,14 @@ export class Relay {
     });
   }
 
+  /** The outcome of a block handed to the chain on arrival (`hash` and `submitted` set then). */
   private async block(
     peer: RelayPeer,
     block: Block,
+    known: Uint8Array | undefined,
     submitted: Promise<SubmitOutcome> | undefined,
   ): Promise<void> {
-    const hash = headerHash(block.header, this.params);
-    peer.known.add(hash);
+    const hash = known ?? headerHash(block.header, this.params);
     const r = await (submitted ?? this.sources.submit(block));
     if ('ok' in r) return;
     if (r.code === 'Orphan') {
