@@ -80,10 +80,11 @@ export class HeaderChainMmr {
     return this.mmr.data(headerLeafPos(height));
   }
 
-  push(header: BlockHeader): void {
+  /** Appends `header` (`hash`: its hash, when the caller already computed it). */
+  push(header: BlockHeader, hash?: Uint8Array): void {
     if (header.height !== this.count())
       throw new ChainError('Other', `header ${header.height} after ${this.count()} headers`);
-    pushHeader(this.mmr, header, this.params);
+    pushHeader(this.mmr, header, this.params, hash);
   }
 
   /** Empties it (a new database, before genesis). */

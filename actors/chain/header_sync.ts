@@ -14,6 +14,7 @@
 //   our chain deep down carry less work than our header head, and a sync head left behind would
 //   make the next locator ask for the same batch again.
 import { equalBytes, toHex } from '../../core/bytes.js';
+import { HeaderInfoCache } from '../../core/chain/header_infos_cache.js';
 import type { HeaderSource } from '../../core/chain/header_source.js';
 import { validateHeaderAfterPow, validateHeaderBeforePow } from '../../core/chain/next_header.js';
 import { checkpointsApply, forkBelowCheckpoint } from '../../core/consensus/checkpoints.js';
@@ -85,7 +86,7 @@ export function alignHeaderChain(store: ChainStore, tip: StoredHeader, byHash: B
   for (const h of fork.reverse()) {
     if (!equalBytes(store.headerChain.root(), h.header.prevRoot))
       throw new ChainError('InvalidRoot');
-    store.headerChain.push(h.header);
+    store.headerChain.push(h.header, h.hash);
   }
   return forkPoint;
 }
@@ -134,12 +135,15 @@ function screen(ctx: PipelineContext, headers: readonly BlockHeader[]): Screened
   while (start < all.length && onHeaderChain(store, all[start] as StoredHeader)) start++;
   const batch: Batched[] = [];
   const check = { params, policy: ctx.policy, now: ctx.now(), skipPow: false };
+  // Pages come in height order, so their headers are usually above every stored one: one index
+  // read then spares a lookup per header.
+  const storedUpTo = start < all.length ? store.maxHeaderHeight() : -1n;
   for (let i = start; i < all.length; i++) {
     const { hash, header } = all[i] as StoredHeader;
     const before = all[i - 1];
     if (before !== undefined && !equalBytes(header.prevHash, before.hash))
       return { batch, failure: new ChainError('Other', 'headers not consecutive') };
-    const known = store.header(hash) !== undefined;
+    const known = header.height <= storedUpTo && store.header(hash) !== undefined;
     if (!known) {
       try {
         if (checkpointsApply(params.type)) checkCheckpoint(header.height, hash);
@@ -199,7 +203,7 @@ export async function syncHeaders(
       if (last !== undefined) moveSyncHead(store, last, false);
     }
     return null;
-  });
+  }, false);
   const first = failure ?? screened.failure;
   if (first !== null) throw first;
   return headRef(tipOf(store, 'header_head'));
@@ -270,7 +274,8 @@ function walkBatch(
     if (stored !== undefined) seen.set(key, stored);
     return stored;
   };
-  const source: HeaderSource = { byHash };
+  const source: HeaderSource = { byHash, infos: (from) => infoCache.infos(from) };
+  const infoCache = new HeaderInfoCache(source);
   let parent: StoredHeader | undefined;
   for (const [i, h] of batch.entries()) {
     const verdict = verdicts[i] ?? null;
@@ -301,7 +306,7 @@ function walkBatch(
     }
     if (!equalBytes(store.headerChain.root(), h.header.prevRoot))
       return new ChainError('InvalidRoot');
-    store.headerChain.push(h.header);
+    store.headerChain.push(h.header, h.hash);
     const stored = { hash: h.hash, header: h.header };
     if (!h.known) {
       seen.set(rawKey(h.hash), stored);

@@ -10,18 +10,42 @@
 // may then be ahead of 'head', and headers may be stored without a block. A version-2 database
 // is upgraded in place (ChainStore: the header chain copied from the body chain's header MMR,
 // the sync head set to the header head).
+//
+// Version 4 stores headers in insertion order (a rowid table with a unique index on the hash)
+// instead of a table keyed by the hash: header sync adds a thousand headers per commit, and
+// rows keyed by a random hash land on a thousand scattered pages, each rewritten in the WAL
+// (measured: ~36 ms per thousand headers against ~14 ms). An older database's headers table is
+// rebuilt in place on open (ChainStore).
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
+
+/** The headers table of schema 4, under a given name (the upgrade builds it beside the old). */
+export function headersTable(name: string): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${name} (
+  id     INTEGER PRIMARY KEY,     -- insertion order
+  hash   BLOB NOT NULL UNIQUE,    -- 32-byte block hash
+  height INTEGER NOT NULL,        -- u64 height (SQLite integers are signed 64-bit: fine below 2^63)
+  header BLOB NOT NULL
+);`;
+}
+
+const HEADERS_BY_HEIGHT = 'CREATE INDEX IF NOT EXISTS headers_by_height ON headers (height);';
+
+/** Schema 3 and older keyed the headers table by hash (WITHOUT ROWID): the upgrade's script. */
+export const REBUILD_HEADERS = `
+${headersTable('headers_v4')}
+INSERT INTO headers_v4 (hash, height, header) SELECT hash, height, header FROM headers ORDER BY height;
+DROP TABLE headers;
+ALTER TABLE headers_v4 RENAME TO headers;
+${HEADERS_BY_HEIGHT}
+`;
 
 export const SCHEMA = `
 -- One row per header known to the node (validated; with or without its block); bytes are the
 -- protocol-v2 full serialization.
-CREATE TABLE IF NOT EXISTS headers (
-  hash   BLOB PRIMARY KEY,        -- 32-byte block hash
-  height INTEGER NOT NULL,        -- u64 height (SQLite integers are signed 64-bit: fine below 2^63)
-  header BLOB NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS headers_by_height ON headers (height);
+${headersTable('headers')}
+${HEADERS_BY_HEIGHT}
 
 -- Named pointers into headers: 'head' (the body head), 'header_head' (the most-work header chain,
 -- possibly ahead of the body), 'sync_head' (where header sync continues) and 'tail'.

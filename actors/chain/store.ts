@@ -12,7 +12,7 @@ import { decode, encode } from '../../core/ser/codec.js';
 import { headerHash, readHeader, writeHeader } from '../../core/ser/header.js';
 import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
 import { HeaderChainMmr } from './header_chain.js';
-import { SCHEMA, SCHEMA_VERSION } from './layout.js';
+import { REBUILD_HEADERS, SCHEMA, SCHEMA_VERSION } from './layout.js';
 import { mmrTransaction } from './mmr_store.js';
 import { type CommitPos, TxHashSet } from './txhashset.js';
 
@@ -43,6 +43,7 @@ export const ZERO_SUMS: BlockSums = {
 interface Statements {
   readonly header: Database.Statement<[Uint8Array], Buffer>;
   readonly putHeader: Database.Statement<[Uint8Array, number, Uint8Array]>;
+  readonly maxHeaderHeight: Database.Statement<[], bigint | null>;
   readonly block: Database.Statement<[Uint8Array], Buffer>;
   readonly hasBlock: Database.Statement<[Uint8Array], number>;
   readonly putBlock: Database.Statement<[Uint8Array, Uint8Array]>;
@@ -58,6 +59,10 @@ function prepare(db: Database.Database): Statements {
   return {
     header: db.prepare<[Uint8Array], Buffer>('SELECT header FROM headers WHERE hash = ?').pluck(),
     putHeader: db.prepare('INSERT OR IGNORE INTO headers (hash, height, header) VALUES (?, ?, ?)'),
+    maxHeaderHeight: db
+      .prepare<[], bigint | null>('SELECT MAX(height) FROM headers')
+      .pluck()
+      .safeIntegers(),
     block: db.prepare<[Uint8Array], Buffer>('SELECT block FROM blocks WHERE hash = ?').pluck(),
     hasBlock: db
       .prepare<[Uint8Array], number>('SELECT count(*) FROM blocks WHERE hash = ?')
@@ -124,8 +129,35 @@ export class ChainStore {
         `chain database schema ${version} is newer than this node's (${SCHEMA_VERSION})`,
       );
     }
+    if (version > 0 && version < 4) this.rebuildHeaders();
     this.db.exec(SCHEMA);
     this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+
+  /**
+   * Schema 3 → 4: the headers table rebuilt in insertion order, in one transaction. Foreign
+   * keys are off meanwhile (SQLite's recipe for rebuilding a referenced table) and checked
+   * before the commit.
+   */
+  private rebuildHeaders(): void {
+    const sql = this.db
+      .prepare<[], string>(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'headers'",
+      )
+      .pluck()
+      .get();
+    if (sql === undefined || !/WITHOUT ROWID/i.test(sql)) return;
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      this.db.transaction(() => {
+        this.db.exec(REBUILD_HEADERS);
+        const broken = this.db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0)
+          throw new Error(`headers rebuild: ${broken.length} broken references`);
+      })();
+    } finally {
+      this.db.pragma('foreign_keys = ON');
+    }
   }
 
   /** A new database, or a version-1 one that only has the genesis header and tips. */
@@ -143,8 +175,23 @@ export class ChainStore {
     });
   }
 
-  /** Runs `fn` in one transaction covering the store, the txhashset and the header chain. */
-  transaction<T>(fn: () => T): T {
+  /**
+   * Runs `fn` in one transaction covering the store, the txhashset and the header chain.
+   * `durable: false` commits without waiting for the disk (WAL `synchronous = NORMAL`): for
+   * work a peer can send again (header pages), where a power cut may lose the last commits but
+   * never leaves the database inconsistent; the next durable commit syncs them too.
+   */
+  transaction<T>(fn: () => T, durable = true): T {
+    if (durable || this.db.inTransaction) return this.atomically(fn);
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return this.atomically(fn);
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
+  }
+
+  private atomically<T>(fn: () => T): T {
     try {
       return mmrTransaction(this.db, [this.headerChain.backend], () =>
         this.txhashset.transaction(fn),
@@ -204,6 +251,11 @@ export class ChainStore {
 
   private decodeHeader(bytes: Uint8Array): BlockHeader {
     return decode(readHeader, bytes, V2, this.params, 'stored header');
+  }
+
+  /** The height of the highest stored header (any fork); -1 when none is. */
+  maxHeaderHeight(): bigint {
+    return this.st.maxHeaderHeight.get() ?? -1n;
   }
 
   saveHeader(hash: Uint8Array, header: BlockHeader): void {

@@ -2,7 +2,7 @@
 // for "the ancestor of this header at that height". The chain actor implements the interface
 // over SQLite; MemHeaderSource implements it in memory for tests and caches.
 import { equalBytes, toHex } from '../bytes.js';
-import type { WalkedHeader } from '../consensus/difficulty_window.js';
+import type { HeaderInfo, WalkedHeader } from '../consensus/difficulty_window.js';
 import { headerHash } from '../ser/header.js';
 import type { WireParams } from '../ser/params.js';
 import type { BlockHeader } from '../types/block.js';
@@ -18,6 +18,8 @@ export interface HeaderSource {
   byHash(hash: Uint8Array): ChainHeader | undefined;
   /** Optional fast path: the ancestor of `from` (inclusive) at `height`, on from's fork. */
   ancestorAt?(from: ChainHeader, height: bigint): ChainHeader | undefined;
+  /** Optional fast path: `headerInfos(walkBack(this, from))`, e.g. from a HeaderInfoCache. */
+  infos?(from: ChainHeader): Iterable<HeaderInfo>;
 }
 
 /** Hashes a header once so the chain code can pass it around. */

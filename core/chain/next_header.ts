@@ -118,7 +118,8 @@ export function nextDifficultyOn(
   params: ChainParams,
 ): { readonly difficulty: Difficulty; readonly secondaryScaling: number } {
   const prevAlgo = algoOfProof(parent.header.pow.proof);
-  return nextDifficultyAt(params, height, prevAlgo, headerInfos(walkBack(source, parent)));
+  const infos = source.infos?.(parent) ?? headerInfos(walkBack(source, parent));
+  return nextDifficultyAt(params, height, prevAlgo, infos);
 }
 
 /** The algorithm the bottles pick for a header with `policy` on top of `parent`. */

@@ -18,10 +18,18 @@ export function headerMmrElement(header: BlockHeader, params: WireParams): Uint8
   return w.bytes().slice();
 }
 
-/** Appends `header`; returns its leaf position. */
-export function pushHeader(mmr: Mmr, header: BlockHeader, params: WireParams): bigint {
+/**
+ * Appends `header`; returns its leaf position. `hash`, when the caller has it, is the header's
+ * hash (the BLAKE2b of this same element), so it is not computed twice.
+ */
+export function pushHeader(
+  mmr: Mmr,
+  header: BlockHeader,
+  params: WireParams,
+  hash?: Uint8Array,
+): bigint {
   const element = headerMmrElement(header, params);
-  return mmr.push(element, blake2b256(element));
+  return mmr.push(element, hash ?? blake2b256(element));
 }
 
 /** Leaf position of the header at `height`. */

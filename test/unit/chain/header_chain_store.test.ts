@@ -53,6 +53,56 @@ describe('header chain storage', { timeout: 120_000 }, () => {
     await last.close();
   });
 
+  it('a schema-3 database gets its headers table rebuilt in insertion order on open', async () => {
+    const first = localChain({ standIns: true, compactionRoll: never });
+    for (let i = 0; i < 8; i++) await first.mineNext();
+    const before = first.service.syncState();
+    const locator = first.service.locator().hashes.map(toHex);
+    await first.close(true);
+    // Back to schema 3's table keyed by hash.
+    const file = join(first.dbRoot, 'chain_data', DB_FILE);
+    const db = new Database(file);
+    const rows = () => db.prepare('SELECT hash, height, header FROM headers ORDER BY hash').all();
+    const stored = rows();
+    db.pragma('foreign_keys = OFF');
+    db.exec(`
+      CREATE TABLE headers_v3 (hash BLOB PRIMARY KEY, height INTEGER NOT NULL, header BLOB NOT NULL) WITHOUT ROWID;
+      INSERT INTO headers_v3 SELECT hash, height, header FROM headers;
+      DROP TABLE headers;
+      ALTER TABLE headers_v3 RENAME TO headers;
+      CREATE INDEX headers_by_height ON headers (height);`);
+    db.pragma('user_version = 3');
+    db.close();
+
+    const again = localChain({ standIns: true, compactionRoll: never, dbRoot: first.dbRoot });
+    try {
+      assert.deepEqual(again.service.syncState(), before);
+      assert.deepEqual(again.service.locator().hashes.map(toHex), locator);
+      again.service.validateChain();
+      await again.mineNext();
+      assert.equal(again.service.syncState().headerHead.height, 9n);
+    } finally {
+      await again.close(true);
+    }
+    const reopened = new Database(file, { readonly: true });
+    const sql = reopened
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'headers'")
+      .pluck()
+      .get() as string;
+    assert.match(sql, /id +INTEGER PRIMARY KEY/);
+    assert.doesNotMatch(sql, /WITHOUT ROWID/);
+    const after = reopened.prepare('SELECT hash, height, header FROM headers ORDER BY hash').all();
+    assert.equal(after.length, stored.length + 1);
+    const ids = reopened.prepare('SELECT height FROM headers ORDER BY id').pluck().all();
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => Number(a) - Number(b)),
+    );
+    assert.deepEqual(reopened.pragma('foreign_key_check'), []);
+    assert.equal(reopened.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    reopened.close();
+  });
+
   it('syncHeaders, syncState, resetSyncHead and missingBodies cross the actor codec', async () => {
     const a = localChain({ standIns: true, compactionRoll: never });
     const b = localChain({ standIns: true, compactionRoll: never });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { toHex } from '../../../core/bytes.js';
+import { HeaderInfoCache } from '../../../core/chain/header_infos_cache.js';
 import {
   ancestorAt,
   type ChainHeader,
@@ -21,6 +22,7 @@ import {
 } from '../../../core/chain/next_header.js';
 import { chainParams } from '../../../core/chain_type.js';
 import { U64_MAX } from '../../../core/consensus/difficulty.js';
+import { headerInfos } from '../../../core/consensus/difficulty_window.js';
 import {
   POLICY_CONFIGS,
   type PolicyConfig,
@@ -441,5 +443,47 @@ describe('mining algorithm names and Cuckoo sizes', () => {
     );
     assert.equal(cuckooEdgeBits('cuckatoo', { minEdgeBits: 29 }), 31);
     assert.equal(cuckooEdgeBits('randomx', USER), undefined);
+  });
+});
+
+describe('header info cache', () => {
+  const { source, blocks } = buildChain(AUTO, genesisHeader('automated'), 40, DEFAULT);
+  const fork = extendChain(source, (blocks[19] as BuiltBlock).block, 12, AUTO, DEFAULT, {
+    fork: 1n,
+  });
+
+  it("yields Epic's DifficultyIter exactly, from every header of both forks", () => {
+    const cache = new HeaderInfoCache(source);
+    const algos = new Set(blocks.map((b) => algoOfProof(b.block.header.pow.proof)));
+    assert.ok(algos.size > 1, 'the chain mixes algorithms, so steps skip ancestors');
+    for (const b of [...blocks, ...fork]) {
+      const expected = [...headerInfos(walkBack(source, b.block))];
+      assert.equal(expected.length > 0, true);
+      assert.deepEqual([...cache.infos(b.block)], expected);
+    }
+  });
+
+  it('stops where the source has no parent, as the plain walk does', () => {
+    const tip = (blocks[39] as BuiltBlock).block;
+    const partial = new MemHeaderSource(blocks.slice(25).map((b) => b.block));
+    const expected = [...headerInfos(walkBack(partial, tip))];
+    assert.ok(expected.length > 0);
+    assert.ok(expected.length < [...headerInfos(walkBack(source, tip))].length);
+    assert.deepEqual([...new HeaderInfoCache(partial).infos(tip)], expected);
+  });
+
+  it('gives validation the same next difficulty through a source that uses it', () => {
+    const cache = new HeaderInfoCache(source);
+    const cached = {
+      byHash: (h: Uint8Array) => source.byHash(h),
+      infos: (f: ChainHeader) => cache.infos(f),
+    };
+    for (const b of blocks.slice(1)) {
+      const parent = source.byHash(b.block.header.prevHash) as ChainHeader;
+      assert.deepEqual(
+        nextBlockFacts(parent, cached, AUTO, DEFAULT),
+        nextBlockFacts(parent, walkOnly(source), AUTO, DEFAULT),
+      );
+    }
   });
 });
