@@ -8,6 +8,7 @@ import { JsonError } from '../core/json/parse.js';
 import { isWalletFailure } from '../core/wallet/errors.js';
 import { TlsConfigError } from '../gateway/tls.js';
 import { ListenError } from '../gateway/uws.js';
+import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { ActorInitError } from '../runtime/index.js';
 import { type ActionRunner, newProgram, runCli } from './program.js';
 import * as cmd from './wallet/commands.js';
@@ -264,6 +265,8 @@ function expectedMessage(err: unknown): string | null {
   return null;
 }
 
+// Whatever this process hashes on its main thread, outside the wallet actor, goes native too.
+installNativeBlake2b();
 process.exitCode = await runCli(
   { name: NAME, build: buildProgram, expectedMessage },
   process.argv.slice(2),

@@ -15,6 +15,7 @@ import type { ServerConfig } from '../config/types.js';
 import { type Gateway, startGateway } from '../gateway/server.js';
 import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
+import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
@@ -48,6 +49,7 @@ export interface RunningNode {
  * actor that cannot start (its foundation file, its database) or an address it cannot listen on.
  */
 export async function startNode(config: ServerConfig): Promise<RunningNode> {
+  installNativeBlake2b(); // the gateway's and inline actors' hashing on this thread
   const secrets = readApiSecrets(config);
   const tls = loadTls(config);
   // Verification workers (started by the actors below, which copy this environment) keep ProgPoW

@@ -2,6 +2,7 @@
 // the node process.
 
 import { openFoundationFile } from '../../config/foundation.js';
+import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
@@ -12,6 +13,8 @@ import { poolVerifier } from './verifier.js';
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
   // Commitment sums and point decoding in this thread (block sums, validate_chain) go native too.
   installSecpBackend();
+  // Header sync hashes MMR nodes and headers here, a quarter of this thread in pure JS.
+  installNativeBlake2b();
   // Before the pool starts: a file that stops the start must not leave worker threads behind.
   const foundation = openFoundationFile(init.chainType, init.foundationPath);
   // Once per start: the node runs, but without the file it was asked for or needs.

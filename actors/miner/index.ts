@@ -12,6 +12,7 @@ import {
 import { foundationShortfall } from '../../core/consensus/rewards.js';
 import { encode } from '../../core/ser/codec.js';
 import { writeKernel, writeOutput } from '../../core/ser/transaction.js';
+import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { RANDOMX_BACKEND_ENV } from '../../jobs/pow.js';
 import { progpowCacheFor } from '../../jobs/progpow_cache.js';
 import { loadRandomXAddon } from '../../jobs/randomx_addon.js';
@@ -30,6 +31,7 @@ function randomxHash(): RandomXHash | null {
 }
 
 export const createMiner: ActorFactory<MinerProtocol, MinerInit> = (init) => {
+  installNativeBlake2b();
   const params = CHAIN_PARAMS[init.chainType];
   const caches = progpowCacheFor(init.progpowCacheDir, {
     onEvent: (e) => {

@@ -7,6 +7,7 @@ import type { MsgParams } from '../../core/p2p/msg.js';
 import { decode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
 import { readTransaction } from '../../core/ser/transaction.js';
+import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { log } from '../../node/log.js';
 import {
   type ActorContext,
@@ -162,6 +163,8 @@ export const createPeers: ActorFactory<PeersProtocol, PeersInit, PeersEvents> = 
   init,
   ctx,
 ) => {
+  // Received headers and blocks are hashed on this thread.
+  installNativeBlake2b();
   const peers = new PeersService(init.dbRoot);
   let p2p: P2p | null = null;
   try {

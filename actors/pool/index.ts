@@ -1,6 +1,7 @@
 // The pool actor: owns the txpool and stempool; reads the chain's committed state; runs on its
 // own thread in the node process.
 
+import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { PoolEvents, PoolInit, PoolProtocol } from './messages.js';
@@ -11,6 +12,7 @@ const MONITOR_MS = 10_000;
 
 export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (init, ctx) => {
   installSecpBackend();
+  installNativeBlake2b();
   const workers = new WorkPool(
     init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
   );

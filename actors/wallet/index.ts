@@ -4,6 +4,7 @@
 import { readApiSecretIfPresent } from '../../config/secrets.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { isWalletFailure } from '../../core/wallet/errors.js';
+import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { log } from '../../node/log.js';
 import { type ActorContext, type ActorFactory, actorFromHandlers } from '../../runtime/index.js';
@@ -67,6 +68,7 @@ export const createWallet: ActorFactory<WalletProtocol, WalletInit, WalletEvents
   ctx,
 ) => {
   installSecpBackend();
+  installNativeBlake2b();
   const env = walletEnv(init, ctx);
   if (init.password !== null) env.lifecycle.openWallet(init.password, false);
   const api = walletService(env);

@@ -3,8 +3,12 @@
 // Our own one-shot implementation on 32-bit word pairs with preallocated state. Measured
 // (bench/blake2b.ts) at about 2x @noble/hashes' general-purpose blake2b for header- and
 // leaf-sized inputs, where per-call overhead dominates, and level with it on large inputs:
-// pure JS tops out near 30 MB/s, so a native hash is the next step if profiles ask for it.
-// A differential test against @noble/hashes guards it (test/unit/blake2b.test.ts).
+// pure JS tops out near 30 MB/s. Header sync spent a quarter of the chain thread here, so a
+// thread may install a native backend (setBlake2bBackend; jobs/hash_addon.ts installs the
+// randomx addon's BLAKE2b-256, ~10x faster per call) and blake2b256 then calls it instead;
+// core stays free of loading code. The JavaScript path remains for threads without the addon
+// (or with MWNODE_NO_NATIVE_HASH set) and as blake2b256Js for the differential tests
+// (test/unit/blake2b.test.ts against @noble/hashes, test/unit/blake2b_native.test.ts).
 
 export const HASH_SIZE = 32;
 export const ZERO_HASH: Uint8Array = new Uint8Array(HASH_SIZE);
@@ -112,7 +116,27 @@ function compress(count: number, last: boolean): void {
   for (let i = 0; i < 16; i++) h[i] = h[i] ^ v[i] ^ v[i + 16];
 }
 
+/** A BLAKE2b-256 implementation that returns a fresh Uint8Array the caller may keep. */
+export type Blake2bBackend = (data: Uint8Array) => Uint8Array;
+
+let backend: Blake2bBackend | null = null;
+
+/** Installs a backend for this thread (null: back to JavaScript); it must compute the same H. */
+export function setBlake2bBackend(fn: Blake2bBackend | null): void {
+  backend = fn;
+}
+
+/** Whether this thread hashes through an installed backend. */
+export function blake2bBackendInstalled(): boolean {
+  return backend !== null;
+}
+
 export function blake2b256(data: Uint8Array): Uint8Array {
+  return backend === null ? blake2b256Js(data) : backend(data);
+}
+
+/** The JavaScript implementation, whatever backend is installed. */
+export function blake2b256Js(data: Uint8Array): Uint8Array {
   h.set(IV);
   h[0] ^= 0x0101_0000 | HASH_SIZE; // parameter block: digest 32, key 0, fanout 1, depth 1
   let pos = 0;

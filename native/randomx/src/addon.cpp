@@ -5,6 +5,9 @@
 //   hashSync(key, input): Buffer                                 (blocks)
 //   cachedKeys(): Buffer[]                                       (MRU first)
 //   variant: "epic-randomx-v1.0.3"
+//   blake2b256(input: Uint8Array): Buffer                        (32 bytes; sync)
+//   blake2b256Scratch(): ArrayBuffer, blake2b256At(len): void     (the same,
+//              through a per-thread scratch buffer; see the section below)
 //   internals: { blake2b, argon2d, aesRound, datasetItem }  (piece-level
 //              known-answer tests; synchronous, not for production use)
 //
@@ -185,6 +188,101 @@ napi_value js_cached_keys(napi_env env, napi_callback_info) {
 }
 
 
+// --- BLAKE2b-256 for core/hash (synchronous, on the calling thread) --------
+//
+// A call costs a few hundred nanoseconds, so N-API overhead matters as much as
+// the hash. Two measured costs shape this: creating the result Buffer
+// (napi_create_buffer_copy, ~0.4 us) and asking for the data of a small
+// on-heap Uint8Array (<= 64 bytes), which makes V8 move it off the heap
+// (~0.6 us). So the fast path works in a per-thread scratch ArrayBuffer that
+// JS writes the input into and reads the digest from: no typed array crosses,
+// nothing is allocated. blake2b256(input) is the plain form for any size.
+
+constexpr size_t kDigest = 32;
+// Covers every MMR leaf and header preimage; larger inputs take blake2b256().
+constexpr size_t kScratchInput = 4096;
+
+// Per-thread (per napi_env) scratch: [digest 32 | input kScratchInput].
+struct HashScratch {
+  napi_ref ref = nullptr;  // keeps the ArrayBuffer, hence `base`, alive
+  uint8_t* base = nullptr;
+};
+
+void free_scratch(napi_env env, void* data, void*) {
+  HashScratch* s = static_cast<HashScratch*>(data);
+  if (s->ref != nullptr) napi_delete_reference(env, s->ref);
+  delete s;
+}
+
+HashScratch* scratch_of(napi_env env) {
+  void* data = nullptr;
+  napi_get_instance_data(env, &data);
+  return static_cast<HashScratch*>(data);
+}
+
+// blake2b256(input: Uint8Array) -> Buffer(32)
+napi_value js_blake2b256(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg;
+  CALL(env, napi_get_cb_info(env, info, &argc, &arg, nullptr, nullptr));
+  napi_typedarray_type type;
+  size_t len = 0;
+  void* data = nullptr;
+  // One call both checks the argument and yields its bytes (a non-typed-array fails it).
+  if (argc < 1 || napi_get_typedarray_info(env, arg, &type, &len, &data, nullptr, nullptr) != napi_ok ||
+      type != napi_uint8_array) {
+    napi_throw_type_error(env, nullptr, "blake2b256: input must be a Uint8Array");
+    return nullptr;
+  }
+  uint8_t out[kDigest];
+  rx::blake2b(out, kDigest, data, len);
+  napi_value result;
+  void* copy;
+  CALL(env, napi_create_buffer_copy(env, kDigest, out, &copy, &result));
+  return result;
+}
+
+// blake2b256Scratch() -> ArrayBuffer(32 + 4096), the same one on every call from a thread
+napi_value js_blake2b256_scratch(napi_env env, napi_callback_info) {
+  HashScratch* s = scratch_of(env);
+  napi_value ab;
+  if (s != nullptr) {
+    CALL(env, napi_get_reference_value(env, s->ref, &ab));
+    return ab;
+  }
+  void* base;
+  CALL(env, napi_create_arraybuffer(env, kDigest + kScratchInput, &base, &ab));
+  s = new HashScratch();
+  s->base = static_cast<uint8_t*>(base);
+  if (napi_create_reference(env, ab, 1, &s->ref) != napi_ok ||
+      napi_set_instance_data(env, s, free_scratch, nullptr) != napi_ok) {
+    free_scratch(env, s, nullptr);
+    napi_throw_error(env, nullptr, "blake2b256: cannot keep the scratch buffer");
+    return nullptr;
+  }
+  return ab;
+}
+
+// blake2b256At(len): digest of scratch[32, 32 + len) into scratch[0, 32)
+napi_value js_blake2b256_at(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value arg;
+  CALL(env, napi_get_cb_info(env, info, &argc, &arg, nullptr, nullptr));
+  HashScratch* s = scratch_of(env);
+  uint32_t len = 0;
+  if (s == nullptr) {
+    napi_throw_error(env, nullptr, "blake2b256At: call blake2b256Scratch() first");
+    return nullptr;
+  }
+  if (argc < 1 || napi_get_value_uint32(env, arg, &len) != napi_ok || len > kScratchInput) {
+    napi_throw_range_error(env, nullptr, "blake2b256At: length must be 0..4096");
+    return nullptr;
+  }
+  rx::blake2b(s->base, kDigest, s->base + kDigest, len);
+  return nullptr;
+}
+
+
 // --- internals: the pieces that have their own published vectors ---------
 
 bool read_u32(napi_env env, napi_value v, const char* what, uint32_t& out) {
@@ -323,7 +421,7 @@ napi_value make_internals(napi_env env) {
 }  // namespace
 
 NAPI_MODULE_INIT() {
-  napi_property_descriptor props[6];
+  napi_property_descriptor props[9];
   std::memset(props, 0, sizeof props);
   props[0].utf8name = "initCache";
   props[0].method = js_init_cache;
@@ -341,6 +439,12 @@ NAPI_MODULE_INIT() {
   props[5].utf8name = "internals";
   props[5].value = make_internals(env);
   props[5].attributes = napi_enumerable;
-  napi_define_properties(env, exports, 6, props);
+  props[6].utf8name = "blake2b256";
+  props[6].method = js_blake2b256;
+  props[7].utf8name = "blake2b256Scratch";
+  props[7].method = js_blake2b256_scratch;
+  props[8].utf8name = "blake2b256At";
+  props[8].method = js_blake2b256_at;
+  napi_define_properties(env, exports, 9, props);
   return exports;
 }

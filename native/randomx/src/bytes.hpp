@@ -1,5 +1,5 @@
 // Little-endian loads and stores. RandomX defines every multi-byte value as
-// little-endian; going through memcpy keeps this free of alignment and
+// little-endian; byte access (or memcpy) keeps this free of alignment and
 // aliasing problems, and compilers turn it into a single move.
 #pragma once
 
@@ -8,12 +8,12 @@
 
 namespace rx {
 
+// Written out rather than looped: GCC at -O2 merges this expression into one
+// load, but not the loop (BLAKE2b compression ran ~20% slower with it).
 inline uint64_t load_le64(const void* p) {
-  uint8_t b[8];
-  std::memcpy(b, p, 8);
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | b[i];
-  return v;
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  return uint64_t(b[0]) | (uint64_t(b[1]) << 8) | (uint64_t(b[2]) << 16) | (uint64_t(b[3]) << 24) |
+         (uint64_t(b[4]) << 32) | (uint64_t(b[5]) << 40) | (uint64_t(b[6]) << 48) | (uint64_t(b[7]) << 56);
 }
 
 inline uint32_t load_le32(const void* p) {
