@@ -154,7 +154,7 @@ export class SqliteMmrBackend implements MmrBackend {
       this.st.setSize.run(first - 1 + hashes.length, this.name);
     });
     hashes.forEach((h, i) => {
-      this.upper.put(first + i, h);
+      this.upper.appended(first + i, h);
     });
     this.count += hashes.length;
   }
