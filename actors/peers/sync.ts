@@ -109,6 +109,12 @@ export class SyncClient {
   private readonly pages: HeaderRequests<SyncPeer>;
   /** Block hash (hex) → when and of whom it was asked. */
   private readonly blocks = new Map<string, { readonly at: number; readonly peer: string }>();
+  /**
+   * Block hash (hex) → when it arrived: on its way into the chain but maybe not applied yet, so
+   * still among the missing bodies. Not asked again unless the chain still lacks it after
+   * BLOCK_REQUEST_MS (asking at once doubled every request, and spent the peers' budgets).
+   */
+  private readonly arrived = new Map<string, number>();
   /** Peers that let a block request time out → until when they are passed over. */
   private readonly slowUntil = new Map<string, number>();
   private running = false;
@@ -191,6 +197,8 @@ export class SyncClient {
    */
   received(hash: string): boolean {
     if (!this.blocks.delete(hash)) return false;
+    this.arrived.delete(hash); // re-inserted: the map stays in arrival order
+    this.arrived.set(hash, this.clock());
     return this.status.status === 'body_sync' && this.blocks.size <= this.opts.bodyWindow / 2;
   }
 
@@ -254,7 +262,7 @@ export class SyncClient {
     const { head, headerHead, recentWork } = await this.chain.heads();
     if (!this.needed(best, head, recentWork)) {
       this.pages.clear();
-      this.blocks.clear();
+      this.forgetBlocks();
       this.set({ status: 'no_sync' });
       return;
     }
@@ -281,8 +289,13 @@ export class SyncClient {
       await this.askBodies(peers, headerHead, now);
       return;
     }
-    this.blocks.clear();
+    this.forgetBlocks();
     this.set({ status: 'no_sync' });
+  }
+
+  private forgetBlocks(): void {
+    this.blocks.clear();
+    this.arrived.clear();
   }
 
   /**
@@ -303,7 +316,7 @@ export class SyncClient {
     const min = this.opts.minOutbound;
     if (min === 0 || peers.filter((p) => p.outbound).length >= min) return false;
     this.pages.clear();
-    this.blocks.clear();
+    this.forgetBlocks();
     this.set({ status: 'awaiting_peers' });
     return true;
   }
@@ -365,17 +378,24 @@ export class SyncClient {
       // a while, so one silent peer cannot hold the window up.
       this.slowUntil.set(ask.peer, now + SLOW_PEER_MS);
     }
+    for (const [hash, at] of this.arrived) {
+      if (now - at < BLOCK_REQUEST_MS) break; // in arrival order
+      this.arrived.delete(hash);
+    }
     const window = this.opts.bodyWindow;
     const room = window - this.blocks.size;
     if (room <= 0) return;
-    const missing = await this.chain.missingBodies(window);
+    // Blocks that arrived and wait for the chain are still missing: look past them.
+    const missing = await this.chain.missingBodies(
+      Math.min(window + this.arrived.size, window * 4),
+    );
     // Prompt peers first; those that let a request time out only when no prompt one can be asked.
     const tiers = bodyPeers(peers, ours, (p) => (this.slowUntil.get(p.key) ?? 0) <= now);
     let asked = 0;
     for (const hash of missing) {
       if (asked >= room) break;
       const key = hex(hash);
-      if (this.blocks.has(key)) continue;
+      if (this.blocks.has(key) || this.arrived.has(key)) continue;
       const peer = this.sendToOne(tiers, { type: 'GetBlock', hash });
       if (peer === undefined) return;
       this.blocks.set(key, { at: now, peer: peer.key });

@@ -366,6 +366,27 @@ describe('sync client', () => {
     assert.equal(s.received(asked[0] as string), false, 'a block not asked for changes nothing');
   });
 
+  it('a block that arrived is not asked again while the chain applies it, only if it still lacks it later', async () => {
+    const missing = Array.from({ length: 10 }, (_, i) => Uint8Array.from([0, i]));
+    const c = chain({ head: head(5), headerHead: head(15), missing });
+    const { s } = client(c, { bodyWindow: 1 });
+    const a = peer('a', 15);
+    const asked = () => a.sent.flatMap((m) => (m.type === 'GetBlock' ? [m.hash[1]] : []));
+    await s.step([a], 0);
+    assert.deepEqual(asked(), [0]);
+    // Block 0 arrived; the chain has not applied it yet (still first among the missing).
+    assert.equal(s.received(Buffer.from(missing[0] as Uint8Array).toString('hex')), true);
+    await s.step([a], 100);
+    assert.deepEqual(asked(), [0, 1], 'the next one, not block 0 again');
+    assert.equal(s.received(Buffer.from(missing[1] as Uint8Array).toString('hex')), true);
+    await s.step([a], 200);
+    assert.deepEqual(asked(), [0, 1, 2]);
+    s.received(Buffer.from(missing[2] as Uint8Array).toString('hex'));
+    // Still missing 10 s after it arrived (the chain dropped it): asked again.
+    await s.step([a], BLOCK_REQUEST_MS + 100);
+    assert.deepEqual(asked(), [0, 1, 2, 0]);
+  });
+
   it('a peer that leaves with a request pending: its page goes to another at the next step', async () => {
     const c = chain({ head: head(5), headerHead: head(5) });
     const { s } = client(c);
