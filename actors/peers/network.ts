@@ -99,6 +99,12 @@ export class Network implements InboundHost {
     this.store = store;
     this.now = now;
     this.head = o.head;
+    const sync = o.sync;
+    // A block the sync asked for that the chain has settled may open its window: step then.
+    if (o.relay !== null && sync !== null)
+      o.relay.settled = (hash, outcome) => {
+        if (sync.settled(toHex(hash), outcome)) this.stepNow();
+      };
   }
 
   setHead(head: LocalHead): void {
@@ -268,6 +274,10 @@ export class Network implements InboundHost {
     // The sync decides at once (leaving awaiting_peers, or asking this peer for what it has
     // more of) rather than at its next tick: a Header announced meanwhile would find it still
     // waiting, and be ignored as during a sync.
+    this.stepNow();
+  }
+
+  private stepNow(): void {
     this.syncStep().catch((e: unknown) => {
       this.o.log('p2p_sync_failed', { error: e instanceof Error ? e.message : String(e) });
     });
@@ -393,10 +403,7 @@ export class Network implements InboundHost {
       });
       return true;
     }
-    if (m.type === 'Block' && sync.received(toHex(headerHash(m.block.header, this.o.params))))
-      this.syncStep().catch((e: unknown) => {
-        this.o.log('p2p_sync_failed', { error: e instanceof Error ? e.message : String(e) });
-      });
+    if (m.type === 'Block') sync.received(toHex(headerHash(m.block.header, this.o.params)));
     return false;
   }
 

@@ -57,6 +57,9 @@ export interface RelayPeer {
   ban(reason: number): void;
 }
 
+/** A received block, once the chain answered: stored, kept as an orphan, or not taken. */
+export type BlockOutcome = 'applied' | 'orphan' | 'refused';
+
 export class Relay {
   private readonly sources: RelaySources;
   private readonly params: MsgParams;
@@ -66,6 +69,9 @@ export class Relay {
   private tail: Promise<void> = Promise.resolve();
   /** Received blocks dropped because the queue was full. */
   dropped = 0;
+
+  /** What became of each received Block (the sync counts the blocks it asked for until then). */
+  settled: (hash: Uint8Array, outcome: BlockOutcome) => void = () => {};
 
   /** `syncing`: whether a sync is asking for blocks itself (then orphans ask for no parent). */
   constructor(
@@ -89,17 +95,17 @@ export class Relay {
         // sender knows the block from now on (never announced back); the outcome is handled in
         // turn.
         const block = m.block;
-        let hash: Uint8Array | undefined;
+        const hash = headerHash(block.header, this.params);
         let submitted: Promise<SubmitOutcome> | undefined;
-        this.enqueue(
+        const admitted = this.enqueue(
           () => this.block(peer, block, hash, submitted),
           () => {
-            hash = headerHash(block.header, this.params);
             peer.known.add(hash);
             submitted = this.sources.submit(block);
             submitted.catch(() => undefined);
           },
         );
+        if (!admitted) this.settled(hash, 'refused');
         return true;
       }
       case 'CompactBlock':
@@ -127,10 +133,10 @@ export class Relay {
    * Blocks are handled one at a time, in arrival order, at most RELAY_QUEUE waiting; `now` runs
    * at once for an admitted message.
    */
-  private enqueue(work: () => Promise<void>, now?: () => void): void {
+  private enqueue(work: () => Promise<void>, now?: () => void): boolean {
     if (this.waiting >= RELAY_QUEUE) {
       this.dropped += 1;
-      return;
+      return false;
     }
     this.waiting += 1;
     now?.();
@@ -143,17 +149,24 @@ export class Relay {
         this.waiting -= 1;
       }
     });
+    return true;
   }
 
   /** The outcome of a block handed to the chain on arrival (`hash` and `submitted` set then). */
   private async block(
     peer: RelayPeer,
     block: Block,
-    known: Uint8Array | undefined,
+    hash: Uint8Array,
     submitted: Promise<SubmitOutcome> | undefined,
   ): Promise<void> {
-    const hash = known ?? headerHash(block.header, this.params);
-    const r = await (submitted ?? this.sources.submit(block));
+    let r: SubmitOutcome;
+    try {
+      r = await (submitted ?? this.sources.submit(block));
+    } catch (e) {
+      this.settled(hash, 'refused');
+      throw e;
+    }
+    this.settled(hash, 'ok' in r ? 'applied' : r.code === 'Orphan' ? 'orphan' : 'refused');
     if ('ok' in r) return;
     if (r.code === 'Orphan') {
       // Its parent is missing here: ask the same peer for it — unless a sync is asking for the

@@ -191,15 +191,27 @@ export class SyncClient {
   }
 
   /**
-   * A block arrived (from any peer): it no longer counts against the window. True when the
-   * window has emptied to half during body sync: the caller should step now rather than wait
-   * for the tick, or the window caps body sync at one window a second.
+   * A block we asked for arrived (from any peer): it leaves the requests in flight but still
+   * counts against the window until the chain has settled it (`settled`), so the blocks waiting
+   * for the chain never outgrow the relay's queue and none is asked twice meanwhile.
    */
-  received(hash: string): boolean {
-    if (!this.blocks.delete(hash)) return false;
+  received(hash: string): void {
+    if (!this.blocks.delete(hash)) return;
     this.arrived.delete(hash); // re-inserted: the map stays in arrival order
     this.arrived.set(hash, this.clock());
-    return this.status.status === 'body_sync' && this.blocks.size <= this.opts.bodyWindow / 2;
+  }
+
+  /**
+   * The chain is done with a block that arrived: applied, kept as an orphan until its parent
+   * comes (it stays counted, not asked again), or refused or dropped (asked again at the next
+   * step). True when the window has emptied to half during body sync: the caller should step
+   * now rather than wait for the tick, or the window caps body sync at one window a second.
+   */
+  settled(hash: string, outcome: 'applied' | 'orphan' | 'refused'): boolean {
+    if (!this.arrived.has(hash)) return false;
+    if (outcome !== 'orphan') this.arrived.delete(hash);
+    const outstanding = this.blocks.size + this.arrived.size;
+    return this.status.status === 'body_sync' && outstanding <= this.opts.bodyWindow / 2;
   }
 
   /**
@@ -378,17 +390,16 @@ export class SyncClient {
       // a while, so one silent peer cannot hold the window up.
       this.slowUntil.set(ask.peer, now + SLOW_PEER_MS);
     }
+    // An orphan whose parent never came, or a block the chain never settled, is asked again.
     for (const [hash, at] of this.arrived) {
       if (now - at < BLOCK_REQUEST_MS) break; // in arrival order
       this.arrived.delete(hash);
     }
     const window = this.opts.bodyWindow;
-    const room = window - this.blocks.size;
+    const room = window - this.blocks.size - this.arrived.size;
     if (room <= 0) return;
     // Blocks that arrived and wait for the chain are still missing: look past them.
-    const missing = await this.chain.missingBodies(
-      Math.min(window + this.arrived.size, window * 4),
-    );
+    const missing = await this.chain.missingBodies(window + this.arrived.size);
     // Prompt peers first; those that let a request time out only when no prompt one can be asked.
     const tiers = bodyPeers(peers, ours, (p) => (this.slowUntil.get(p.key) ?? 0) <= now);
     let asked = 0;

@@ -265,7 +265,12 @@ describe('sync client', () => {
     assert.ok(a.sent.length > 0 && b.sent.length > 0, 'spread over both');
     assert.deepEqual(a.sent[0], { type: 'GetBlock', hash: missing[0] });
 
-    s.received(Buffer.from(missing[0] as Uint8Array).toString('hex'));
+    const first = Buffer.from(missing[0] as Uint8Array).toString('hex');
+    s.received(first);
+    await s.step([a, b], 500);
+    assert.equal(a.sent.length + b.sent.length, BODY_WINDOW, 'arrived, not yet applied: no room');
+    c.state.missing = missing.slice(1);
+    assert.equal(s.settled(first, 'applied'), false, 'one free slot is not half the window');
     await s.step([a, b], 1_000);
     assert.equal(a.sent.length + b.sent.length, BODY_WINDOW + 1);
 
@@ -284,8 +289,13 @@ describe('sync client', () => {
     const [silent, good] = [peer('s', 205), peer('g', 205)];
     await s.step([silent, good], 0);
     assert.deepEqual([silent.sent.length, good.sent.length], [BODY_WINDOW / 2, BODY_WINDOW / 2]);
-    for (const m of good.sent)
-      if (m.type === 'GetBlock') s.received(Buffer.from(m.hash).toString('hex'));
+    for (const m of good.sent) {
+      if (m.type !== 'GetBlock') continue;
+      s.received(Buffer.from(m.hash).toString('hex'));
+      s.settled(Buffer.from(m.hash).toString('hex'), 'applied');
+    }
+    const got = new Set(good.sent.map((m) => (m.type === 'GetBlock' ? m.hash[1] : -1)));
+    c.state.missing = missing.filter((h) => !got.has(h[1] as number));
     await s.step([silent, good], BLOCK_REQUEST_MS);
     // The silent peer's requests expired: the whole window goes to the peer that answers.
     assert.deepEqual([silent.sent.length, good.sent.length], [BODY_WINDOW / 2, BODY_WINDOW * 1.5]);
@@ -352,7 +362,7 @@ describe('sync client', () => {
     assert.equal(open.sent.length, BODY_WINDOW * 2);
   });
 
-  it('the window asks to be refilled once half of it has arrived, not at the next tick', async () => {
+  it('the window asks to be refilled once half of it is settled by the chain, not at the next tick', async () => {
     const missing = Array.from({ length: 100 }, (_, i) => Uint8Array.from([i >> 8, i & 0xff]));
     const c = chain({ head: head(5), headerHead: head(105), missing });
     const { s } = client(c);
@@ -361,30 +371,36 @@ describe('sync client', () => {
     const asked = a.sent.flatMap((m) =>
       m.type === 'GetBlock' ? [Buffer.from(m.hash).toString('hex')] : [],
     );
-    const refill = asked.map((h) => s.received(h));
+    for (const h of asked) s.received(h);
+    const refill = asked.map((h) => s.settled(h, 'applied'));
     assert.equal(refill.indexOf(true), BODY_WINDOW / 2 - 1, 'at half the window');
-    assert.equal(s.received(asked[0] as string), false, 'a block not asked for changes nothing');
+    assert.equal(s.settled(asked[0] as string, 'applied'), false, 'settled already');
+    assert.equal(s.settled('00'.repeat(32), 'applied'), false, 'never asked for');
   });
 
-  it('a block that arrived is not asked again while the chain applies it, only if it still lacks it later', async () => {
+  it('a block that arrived is not asked again while the chain has it (orphans too), but is once refused or stale', async () => {
     const missing = Array.from({ length: 10 }, (_, i) => Uint8Array.from([0, i]));
     const c = chain({ head: head(5), headerHead: head(15), missing });
-    const { s } = client(c, { bodyWindow: 1 });
+    const { s } = client(c, { bodyWindow: 2 });
     const a = peer('a', 15);
     const asked = () => a.sent.flatMap((m) => (m.type === 'GetBlock' ? [m.hash[1]] : []));
+    const hexOf = (i: number) => Buffer.from(missing[i] as Uint8Array).toString('hex');
     await s.step([a], 0);
-    assert.deepEqual(asked(), [0]);
-    // Block 0 arrived; the chain has not applied it yet (still first among the missing).
-    assert.equal(s.received(Buffer.from(missing[0] as Uint8Array).toString('hex')), true);
+    assert.deepEqual(asked(), [0, 1]);
+    // Both arrived; the chain has not answered yet (both still first among the missing).
+    s.received(hexOf(0));
+    s.received(hexOf(1));
     await s.step([a], 100);
-    assert.deepEqual(asked(), [0, 1], 'the next one, not block 0 again');
-    assert.equal(s.received(Buffer.from(missing[1] as Uint8Array).toString('hex')), true);
+    assert.deepEqual(asked(), [0, 1], 'no room, and neither asked again');
+    // 1 came first and is kept as an orphan; 0 was refused (e.g. dropped from a full queue).
+    assert.equal(s.settled(hexOf(1), 'orphan'), false);
+    assert.equal(s.settled(hexOf(0), 'refused'), true, 'one outstanding: half of two');
     await s.step([a], 200);
-    assert.deepEqual(asked(), [0, 1, 2]);
-    s.received(Buffer.from(missing[2] as Uint8Array).toString('hex'));
-    // Still missing 10 s after it arrived (the chain dropped it): asked again.
-    await s.step([a], BLOCK_REQUEST_MS + 100);
-    assert.deepEqual(asked(), [0, 1, 2, 0]);
+    assert.deepEqual(asked(), [0, 1, 0], 'the refused one again, not the orphan');
+    s.received(hexOf(0));
+    // The orphan's parent never reached the chain; 10 s after the orphan arrived it is stale.
+    await s.step([a], BLOCK_REQUEST_MS + 150);
+    assert.deepEqual(asked(), [0, 1, 0, 1]);
   });
 
   it('a peer that leaves with a request pending: its page goes to another at the next step', async () => {
