@@ -268,7 +268,7 @@ export function elementAt(
   pos: number,
   prune = pruneListOf(mmr.pruneRoots),
 ): Uint8Array | null {
-  if (pos < 1 || pos > mmr.size || !isLeaf(pos) || prune.isPruned(pos)) return null;
+  if (pos < 1 || pos > mmr.size || !isLeaf(pos) || prune.isCompacted(pos)) return null;
   return mmr.elements[nLeaves(pos) - 1 - prune.leafShift(pos)] ?? null;
 }
 
@@ -293,4 +293,54 @@ export function truncateMmr(mmr: MmrDescription, size: number): MmrDescription {
     leafSet: mmr.leafSet === null ? null : mmr.leafSet.filter((p) => p <= size),
     pruneRoots: mmr.pruneRoots,
   };
+}
+
+/** What `describeMmr` reads from a store: positions are 1-based, sizes as in Epic. */
+export interface MmrSource {
+  readonly kind: MmrKind;
+  readonly size: number;
+  /** The stored hash at `pos` (called for every non-compacted position, ascending). */
+  readonly hash: (pos: number) => Uint8Array | null;
+  /** The stored element of the leaf at `pos` (every non-compacted leaf, ascending). */
+  readonly element: (pos: number) => Uint8Array | null;
+  /** Unspent leaf positions, ascending (prunable MMRs; rewound to the archive header). */
+  readonly leafSet: Iterable<number> | null;
+  /** Prune roots ascending, or null when the store never compacted (no prune file). */
+  readonly pruneRoots: Iterable<number> | null;
+}
+
+/**
+ * An MMR description from any store (SQLite, `MemBackend`): walks positions 1..size, skipping
+ * compacted ones, and fails with FileCount if the store lacks a hash or element it should have.
+ */
+export function describeMmr(src: MmrSource): MmrDescription {
+  const pruneRoots = src.pruneRoots === null ? null : Uint32Array.from(src.pruneRoots);
+  const prune = pruneListOf(pruneRoots);
+  const counts = storedCounts(src.size, pruneRoots);
+  const hashes = new Uint8Array(counts.hashes * HASH_SIZE);
+  const elements: Uint8Array[] = [];
+  let i = 0;
+  for (let pos = 1; pos <= src.size; pos++) {
+    if (prune.isCompacted(pos)) continue;
+    const h = src.hash(pos);
+    if (h === null || h.length !== HASH_SIZE)
+      throw new TxHashSetError('FileCount', `${src.kind}: no hash at ${pos}`);
+    hashes.set(h, i++ * HASH_SIZE);
+    // A leaf that is itself a prune root keeps its element, as Epic's data file does.
+    if (isLeaf(pos)) {
+      const e = src.element(pos);
+      if (e === null) throw new TxHashSetError('FileCount', `${src.kind}: no element at ${pos}`);
+      elements.push(e);
+    }
+  }
+  const mmr: MmrDescription = {
+    kind: src.kind,
+    size: src.size,
+    hashes,
+    elements,
+    leafSet: src.leafSet === null ? null : Uint32Array.from(src.leafSet),
+    pruneRoots,
+  };
+  checkDescription(mmr);
+  return mmr;
 }
