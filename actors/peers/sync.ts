@@ -114,7 +114,7 @@ export class SyncClient {
    * still among the missing bodies. Not asked again unless the chain still lacks it after
    * BLOCK_REQUEST_MS (asking at once doubled every request, and spent the peers' budgets).
    */
-  private readonly arrived = new Map<string, number>();
+  private readonly arrived = new Map<string, { readonly at: number; orphan: boolean }>();
   /** Peers that let a block request time out → until when they are passed over. */
   private readonly slowUntil = new Map<string, number>();
   private running = false;
@@ -198,7 +198,7 @@ export class SyncClient {
   received(hash: string): void {
     if (!this.blocks.delete(hash)) return;
     this.arrived.delete(hash); // re-inserted: the map stays in arrival order
-    this.arrived.set(hash, this.clock());
+    this.arrived.set(hash, { at: this.clock(), orphan: false });
   }
 
   /**
@@ -208,10 +208,22 @@ export class SyncClient {
    * now rather than wait for the tick, or the window caps body sync at one window a second.
    */
   settled(hash: string, outcome: 'applied' | 'orphan' | 'refused'): boolean {
-    if (!this.arrived.has(hash)) return false;
-    if (outcome !== 'orphan') this.arrived.delete(hash);
+    const arrival = this.arrived.get(hash);
+    if (arrival === undefined) return false;
+    if (outcome === 'orphan') {
+      arrival.orphan = true;
+      return false;
+    }
+    this.arrived.delete(hash);
+    if (this.status.status !== 'body_sync') return false;
+    // Orphans waiting on this block were applied with it, silently: a step finds them gone.
     const outstanding = this.blocks.size + this.arrived.size;
-    return this.status.status === 'body_sync' && outstanding <= this.opts.bodyWindow / 2;
+    return outstanding <= this.opts.bodyWindow / 2 || this.hasOrphans();
+  }
+
+  private hasOrphans(): boolean {
+    for (const a of this.arrived.values()) if (a.orphan) return true;
+    return false;
   }
 
   /**
@@ -391,15 +403,18 @@ export class SyncClient {
       this.slowUntil.set(ask.peer, now + SLOW_PEER_MS);
     }
     // An orphan whose parent never came, or a block the chain never settled, is asked again.
-    for (const [hash, at] of this.arrived) {
-      if (now - at < BLOCK_REQUEST_MS) break; // in arrival order
+    for (const [hash, a] of this.arrived) {
+      if (now - a.at < BLOCK_REQUEST_MS) break; // in arrival order
       this.arrived.delete(hash);
     }
     const window = this.opts.bodyWindow;
-    const room = window - this.blocks.size - this.arrived.size;
-    if (room <= 0) return;
+    if (window - this.blocks.size <= 0) return;
     // Blocks that arrived and wait for the chain are still missing: look past them.
     const missing = await this.chain.missingBodies(window + this.arrived.size);
+    const stillMissing = new Set(missing.map(hex));
+    for (const hash of this.arrived.keys()) if (!stillMissing.has(hash)) this.arrived.delete(hash);
+    const room = window - this.blocks.size - this.arrived.size;
+    if (room <= 0) return;
     // Prompt peers first; those that let a request time out only when no prompt one can be asked.
     const tiers = bodyPeers(peers, ours, (p) => (this.slowUntil.get(p.key) ?? 0) <= now);
     let asked = 0;

@@ -403,6 +403,24 @@ describe('sync client', () => {
     assert.deepEqual(asked(), [0, 1, 0, 1]);
   });
 
+  it('an orphan applied with its parent frees its slot at the step the parent triggers', async () => {
+    const missing = Array.from({ length: 10 }, (_, i) => Uint8Array.from([0, i]));
+    const c = chain({ head: head(5), headerHead: head(15), missing });
+    const { s } = client(c, { bodyWindow: 4 });
+    const a = peer('a', 15);
+    const asked = () => a.sent.flatMap((m) => (m.type === 'GetBlock' ? [m.hash[1]] : []));
+    const hexOf = (i: number) => Buffer.from(missing[i] as Uint8Array).toString('hex');
+    await s.step([a], 0);
+    assert.deepEqual(asked(), [0, 1, 2, 3]);
+    for (const i of [1, 0]) s.received(hexOf(i));
+    assert.equal(s.settled(hexOf(1), 'orphan'), false);
+    // Block 0 is applied, and the chain applies its orphan 1 with it (no word about 1).
+    c.state.missing = missing.slice(2);
+    assert.equal(s.settled(hexOf(0), 'applied'), true, 'an orphan may have gone with it');
+    await s.step([a], 100);
+    assert.deepEqual(asked(), [0, 1, 2, 3, 4, 5], 'both slots free, nothing asked twice');
+  });
+
   it('a peer that leaves with a request pending: its page goes to another at the next step', async () => {
     const c = chain({ head: head(5), headerHead: head(5) });
     const { s } = client(c);
