@@ -24,7 +24,7 @@ import type { LeafSet } from '../../core/mmr/leaf_set.js';
 import type { PruneList } from '../../core/mmr/prune_list.js';
 import { isLeaf } from '../../core/mmr/safe_pos.js';
 import { UpperHashCache } from './mmr_cache.js';
-import { createMmrTables } from './mmr_schema.js';
+import { createMmrTables, mmrTables } from './mmr_schema.js';
 import {
   type LeafSetSink,
   type PruneListSink,
@@ -84,12 +84,26 @@ function bytes(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** A whole MMR as `replace` takes it: its nodes ascending (compacted ones absent). */
+export interface StoredMmrState {
+  readonly size: number;
+  readonly nodes: Iterable<{
+    readonly pos: number;
+    readonly hash: Uint8Array;
+    readonly data: Uint8Array | null;
+  }>;
+  readonly leaves: Iterable<number>;
+  readonly pruneRoots: Iterable<number>;
+}
+
 /** Where a transaction (or savepoint) began, for `restore`. */
 interface Mark {
   /** Leaf set journal length then. */
   readonly journal: number;
   /** Whether the prune list changed since (it is then re-read on restore). */
   pruneChanged: boolean;
+  /** Whether the whole MMR was replaced since (everything is re-read on restore). */
+  replaced?: boolean;
 }
 
 export class SqliteMmrBackend implements MmrBackend {
@@ -234,14 +248,22 @@ export class SqliteMmrBackend implements MmrBackend {
     const mark = this.marks.pop();
     if (mark === undefined) throw new Error(`MMR ${this.name}: release without mark`);
     const outer = this.marks[this.marks.length - 1];
-    if (outer !== undefined) outer.pruneChanged ||= mark.pruneChanged;
-    else this.journal.length = 0;
+    if (outer !== undefined) {
+      outer.pruneChanged ||= mark.pruneChanged;
+      outer.replaced ||= mark.replaced === true;
+    } else this.journal.length = 0;
   }
 
   /** Back to the last mark, once SQLite has rolled back to the matching transaction start. */
   restore(): void {
     const mark = this.marks.pop();
     if (mark === undefined) throw new Error(`MMR ${this.name}: restore without mark`);
+    if (mark.replaced) {
+      // The journal does not cover a wholesale replacement: read everything back.
+      this.journal.length = mark.journal;
+      this.loadAll();
+      return;
+    }
     this.leaves.sink = null;
     for (let i = this.journal.length - 1; i >= mark.journal; i--) {
       const e = this.journal[i] as number;
@@ -261,6 +283,10 @@ export class SqliteMmrBackend implements MmrBackend {
   reload(): void {
     this.marks.length = 0;
     this.journal.length = 0;
+    this.loadAll();
+  }
+
+  private loadAll(): void {
     this.upper.clear();
     this.count = this.st.getSize.get(this.name) ?? 0;
     const leaves = new StoredLeafSet();
@@ -268,6 +294,25 @@ export class SqliteMmrBackend implements MmrBackend {
     leaves.sink = this.leafSink;
     this.leaves = leaves;
     this.prunes = this.loadPruneList();
+  }
+
+  /**
+   * Replaces the whole MMR (state sync), inside the caller's transaction: every stored node,
+   * the leaf set and the prune list become `state`'s. The caller rebuilds its views afterwards;
+   * a rollback reads everything back from SQLite.
+   */
+  replace(state: StoredMmrState): void {
+    const t = mmrTables(this.name);
+    this.db.prepare(`DELETE FROM ${t.node}`).run();
+    this.db.prepare(`DELETE FROM ${t.leaf}`).run();
+    this.db.prepare(`DELETE FROM ${t.prune}`).run();
+    for (const n of state.nodes)
+      this.st.insertNode.run(n.pos, n.hash, this.keepData ? n.data : null);
+    for (const pos of state.leaves) this.st.addLeaf.run(pos);
+    for (const pos of state.pruneRoots) this.st.addRoot.run(pos);
+    this.st.setSize.run(state.size, this.name);
+    for (const m of this.marks) m.replaced = true;
+    this.loadAll();
   }
 
   private loadPruneList(): StoredPruneList {

@@ -1,5 +1,7 @@
 // What the chain actor does for each message, over its store. No thread or transport code here.
 
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { openFoundationFile } from '../../config/foundation.js';
 import { CHAIN_PARAMS, type ChainParams } from '../../core/chain_type.js';
 import { customPolicyConfig, policyConfig } from '../../core/consensus/feijoada.js';
@@ -37,7 +39,7 @@ import { OrphanPool } from './orphans.js';
 import { type PipelineContext, processBlock } from './pipeline.js';
 import { ChainQueries } from './queries.js';
 import { ChainServing } from './serving.js';
-import { ChainStore } from './store.js';
+import { ChainStore, DB_FILE } from './store.js';
 import { validateChain } from './validate.js';
 import { AheadVerifier, type BlockVerifier } from './verifier.js';
 
@@ -49,7 +51,24 @@ const V2 = 2;
 /** One structured log line (node/log.ts's shape). */
 export type ChainLog = (event: string, fields: Record<string, unknown>) => void;
 
+/** What state sync reads and writes through (state_sync.ts). */
+export interface StateSyncParts {
+  readonly store: ChainStore;
+  readonly params: ChainParams;
+  readonly verifier: BlockVerifier;
+  readonly dbRoot: string;
+  readonly dbFile: string;
+  /** Where peers' archives are downloaded to. */
+  readonly downloadDir: string;
+  /** Runs `run` in turn with blocks and header batches. */
+  inTurn<T>(run: () => Promise<T>): Promise<T>;
+  /** Tells the node the head moved (an archive was imported). */
+  readonly onHead: () => void;
+}
+
 export interface ChainServiceOptions {
+  /** Called when state sync moved the head (the actor publishes the new head). */
+  readonly onHead?: () => void;
   /** The foundation file as the caller opened it; opened from the init when absent. */
   readonly foundation?: FoundationSource;
   /** Where what no reply carries goes: a failed compaction after an accepted block. */
@@ -71,6 +90,8 @@ export class ChainService {
   private readonly ahead: AheadVerifier;
   private readonly orphans = new OrphanPool();
   private readonly archiveMode: boolean;
+  private readonly dbRoot: string;
+  private readonly onStateImported: () => void;
   private readonly queries: ChainQueries;
   private readonly serving: ChainServing;
   /** Blocks and header batches are processed one at a time, in arrival order. */
@@ -83,6 +104,8 @@ export class ChainService {
 
   constructor(init: ChainInit, verifier: BlockVerifier, options: ChainServiceOptions = {}) {
     this.ahead = new AheadVerifier(verifier);
+    this.dbRoot = init.dbRoot;
+    this.onStateImported = options.onHead ?? (() => undefined);
     this.log = options.log ?? (() => undefined);
     this.compactionRoll = options.compactionRoll ?? epicCompactionRoll;
     this.compact = options.compact ?? compactChain;
@@ -102,6 +125,22 @@ export class ChainService {
         options.foundation ?? openFoundationFile(init.chainType, init.foundationPath).source,
       verifier: this.ahead,
       now: () => Date.now() / 1000,
+    };
+  }
+
+  /** What state sync (state_sync.ts) works with. */
+  stateSyncParts(): StateSyncParts {
+    const downloadDir = join(this.dbRoot, 'txhashset_download');
+    mkdirSync(downloadDir, { recursive: true, mode: 0o700 });
+    return {
+      store: this.store,
+      params: this.params,
+      verifier: this.ahead,
+      dbRoot: this.dbRoot,
+      dbFile: join(this.dbRoot, DB_FILE),
+      downloadDir,
+      inTurn: (run) => this.inTurn(run),
+      onHead: this.onStateImported,
     };
   }
 

@@ -7,14 +7,16 @@ import Database from 'better-sqlite3';
 import { toHex } from '../../core/bytes.js';
 import type { ChainParams } from '../../core/chain_type.js';
 import { genesisBlock } from '../../core/genesis.js';
+import { insertionToPmmrIndex } from '../../core/mmr/pos.js';
 import { readBlock, writeBlock } from '../../core/ser/block.js';
 import { decode, encode } from '../../core/ser/codec.js';
 import { headerHash, readHeader, writeHeader } from '../../core/ser/header.js';
 import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
-import { HeaderChainMmr } from './header_chain.js';
+import { HEADER_CHAIN_MMR, HeaderChainMmr } from './header_chain.js';
 import { REBUILD_HEADERS, SCHEMA, SCHEMA_VERSION } from './layout.js';
+import { mmrTables } from './mmr_schema.js';
 import { mmrTransaction } from './mmr_store.js';
-import { type CommitPos, TxHashSet } from './txhashset.js';
+import { type CommitPos, type ImportedState, TxHashSet } from './txhashset.js';
 
 export const DB_FILE = 'chain.sqlite';
 const V2 = 2;
@@ -294,6 +296,30 @@ export class ChainStore {
     this.st.putBlock.run(hash, encode(writeBlock, block, V2, this.params));
     this.st.putSums.run(hash, sums.utxoSum, sums.kernelSum);
     this.st.putSpent.run(hash, encodeSpent(spent));
+  }
+
+  /**
+   * State sync: the archive header `at` becomes the body head and tail, with `state` as the
+   * chain state there, its block sums, the header MMR copied from the header chain up to it,
+   * and no full block below it. One transaction: a crash leaves the old state or this one.
+   */
+  importArchive(
+    at: StoredHeader,
+    state: Omit<ImportedState, 'header'> & { sums: BlockSums },
+  ): void {
+    this.transaction(() => {
+      const size = Number(insertionToPmmrIndex(at.header.height + 2n) - 1n);
+      const nodes = this.db
+        .prepare<[number], { pos: number; hash: Buffer; data: Buffer | null }>(
+          `SELECT pos, hash, data FROM ${mmrTables(HEADER_CHAIN_MMR).node} WHERE pos <= ? ORDER BY pos`,
+        )
+        .all(size);
+      this.txhashset.importState({ ...state, header: { size, nodes, leaves: [], pruneRoots: [] } });
+      this.deleteBlocksBelow(at.header.height);
+      this.st.putSums.run(at.hash, state.sums.utxoSum, state.sums.kernelSum);
+      this.setTip('head', at.hash);
+      this.setTip('tail', at.hash);
+    });
   }
 
   /** Forgets full blocks below `height`, forks included (headers, sums and spent indexes stay). */

@@ -20,7 +20,25 @@ import { Writer } from '../../core/ser/writer.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Input, TxKernel } from '../../core/types/transaction.js';
 import { ChainError, commitmentDebug } from './errors.js';
-import { mmrTransaction, SqliteMmrBackend } from './mmr_store.js';
+import { mmrTransaction, SqliteMmrBackend, type StoredMmrState } from './mmr_store.js';
+
+/** What state sync imports (state_sync.ts): the MMRs and the index rows. */
+export interface ImportedState {
+  readonly output: StoredMmrState;
+  readonly rangeproof: StoredMmrState;
+  readonly kernel: StoredMmrState;
+  readonly header: StoredMmrState;
+  readonly outputs: Iterable<{
+    readonly commit: Uint8Array;
+    readonly pos: number;
+    readonly height: number;
+  }>;
+  readonly kernels: Iterable<{
+    readonly pos: number;
+    readonly excess: Uint8Array;
+    readonly height: number;
+  }>;
+}
 
 /** Where a spent output sat: its output MMR position and the height of its block. */
 export interface CommitPos {
@@ -265,6 +283,23 @@ export class TxHashSet {
   compact(cutoff: bigint, keep: readonly bigint[]): void {
     this.mmrs.output.compact(cutoff, keep);
     this.mmrs.rangeproof.compact(cutoff, keep);
+  }
+
+  /**
+   * State sync: the output, range-proof and kernel MMRs and both indexes become `state`'s, and
+   * the header MMR becomes `headerNodes` (the header chain's up to the archive header). Inside
+   * the caller's transaction.
+   */
+  importState(state: ImportedState): void {
+    this.backends.output.replace(state.output);
+    this.backends.rangeproof.replace(state.rangeproof);
+    this.backends.kernel.replace(state.kernel);
+    this.backends.header.replace(state.header);
+    this.db.prepare('DELETE FROM output_pos').run();
+    for (const o of state.outputs) this.st.outputPut.run(o.commit, o.pos, o.height);
+    this.db.prepare('DELETE FROM kernel_pos').run();
+    for (const k of state.kernels) this.st.kernelPut.run(k.pos, k.excess, k.height);
+    this.rebuildViews();
   }
 
   /** Epic's fast `validate`: every stored parent hash of the three MMRs rehashed. */

@@ -1,16 +1,27 @@
 // The archive mwnode serves, against the one Epic 4.0 served: the recorded usernet chain up to
 // height 140 (where Epic's node stood when it zipped) is applied by our chain, and the archive
 // for header 120 read from its SQLite file must be Epic's zip byte for byte
-// (../shared/vectors/p2p/usernet_txhashset_1d9804e66f0f.zip).
+// (../shared/vectors/p2p/usernet_txhashset_1d9804e66f0f.zip). Then a fresh chain that holds
+// only the headers takes Epic's archive in (state sync), reaches the same state at 120, and
+// goes on with the blocks to 140.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { snapshotArchive } from '../../../actors/chain/archive_snapshot.js';
+import {
+  archiveHeight,
+  type StateSyncProgress,
+  stateSyncTarget,
+  writeArchive,
+} from '../../../actors/chain/state_sync.js';
 import { DB_FILE } from '../../../actors/chain/store.js';
+import { toHex } from '../../../core/bytes.js';
 import { chainParams } from '../../../core/chain_type.js';
+import { decode } from '../../../core/ser/codec.js';
+import { readHeader } from '../../../core/ser/header.js';
 import { readZip } from '../../../core/txhashset/zip.js';
 import { hex } from '../../support/crypto.js';
 import { P2P_VECTORS } from '../../support/p2p_vectors.js';
@@ -65,5 +76,98 @@ describe("the archive our chain serves is Epic's", { timeout: 300_000 }, () => {
 
   it('a header off the head chain, or unknown, is refused', () => {
     assert.throws(() => snapshotArchive(db, new Uint8Array(32).fill(7), USER), /is not stored/);
+  });
+
+  describe('taking it in', () => {
+    let fresh: UsernetService;
+    const blocks = usernetBlocks();
+    const headerAt = (h: number) =>
+      decode(readHeader, hex(blocks[h]?.header_hex as string), 2, USER, 'header');
+    const request = (path: string, hash = hex(HASH_120), height = 120n) => ({ hash, height, path });
+
+    before(async () => {
+      fresh = usernetService();
+      const headers = Array.from({ length: 140 }, (_, i) => headerAt(i + 1));
+      await fresh.service.syncHeaders(headers);
+    });
+    after(async () => {
+      await fresh?.close();
+    });
+
+    it("Epic's archive height and the need for one, at this chain's testing parameters", () => {
+      assert.equal(archiveHeight(140n, USER), 120n);
+      assert.equal(archiveHeight(35n, USER), 10n);
+      assert.equal(archiveHeight(19n, USER), 0n);
+      const target = stateSyncTarget(fresh.service);
+      assert.deepEqual(
+        { ...target, hash: toHex(target.hash) },
+        { needed: true, hash: HASH_120, height: 120n },
+      );
+    });
+
+    it("an unknown header is the peer's fault (ban); a corrupt archive is not", async () => {
+      const seen: (StateSyncProgress | null)[] = [];
+      const unknown = await writeArchive(
+        fresh.service,
+        request('/nonexistent', new Uint8Array(32).fill(3)),
+        (p) => seen.push(p),
+      );
+      assert.deepEqual(unknown, {
+        ok: false,
+        ban: true,
+        error: `archive for unknown header ${'03'.repeat(32)}`,
+      });
+      const bad = GOLDEN.slice();
+      bad[bad.length >> 1] ^= 1;
+      const file = join(fresh.dbRoot, 'bad.zip');
+      writeFileSync(file, bad);
+      const corrupt = await writeArchive(fresh.service, request(file), (p) => seen.push(p));
+      assert.equal(corrupt.ok, false);
+      assert.equal(corrupt.ok === false && corrupt.ban, false);
+      assert.equal(fresh.service.getTip().height, 0n, 'nothing imported');
+    });
+
+    it("Epic's archive: validated, imported, body head and tail at 120, then blocks to 140", async () => {
+      const file = join(fresh.dbRoot, 'epic.zip');
+      writeFileSync(file, GOLDEN);
+      const seen: (StateSyncProgress | null)[] = [];
+      const verdict = await writeArchive(fresh.service, request(file), (p) => seen.push(p));
+      assert.deepEqual(verdict, { ok: true });
+      assert.deepEqual(
+        seen.map((p) => p && `${p.status} ${p.done}/${p.total}`),
+        [
+          'txhashset_setup 0/0',
+          'txhashset_rangeproofs_validation 0/33',
+          'txhashset_rangeproofs_validation 33/33',
+          'txhashset_kernels_validation 0/171',
+          'txhashset_kernels_validation 171/171',
+          'txhashset_save 0/0',
+          'txhashset_done 0/0',
+          null,
+        ],
+      );
+      const state = fresh.service.syncState();
+      assert.equal(state.head.height, 120n);
+      assert.equal(toHex(state.head.hash), HASH_120);
+      fresh.service.validateChain();
+      assert.deepEqual(
+        fresh.service.missingBodies(30).hashes.map(toHex),
+        blocks.slice(121, 141).map((b) => b.hash),
+      );
+      for (const b of blocks.slice(121, 141)) {
+        const reply = await fresh.service.submitBlock(hex(b.hex as string), () => undefined);
+        assert.equal(toHex(reply.hash), b.hash);
+      }
+      assert.equal(fresh.service.getTip().height, 140n);
+      fresh.service.validateChain();
+      assert.equal(stateSyncTarget(fresh.service).needed, false);
+      // Our own archive for 120 from this state is Epic's again.
+      const db2 = new Database(join(fresh.dbRoot, DB_FILE), { readonly: true });
+      try {
+        assert.equal(sha(snapshotArchive(db2, hex(HASH_120), USER)), sha(GOLDEN));
+      } finally {
+        db2.close();
+      }
+    });
   });
 });
