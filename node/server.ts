@@ -4,9 +4,9 @@
 
 import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
+import type { StateSyncProgress } from '../actors/chain/state_sync.js';
 import { formatPeerAddr } from '../actors/peers/addr.js';
 import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
-import type { StateSyncProgress } from '../actors/chain/state_sync.js';
 import type { SyncStatus } from '../actors/peers/sync.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
@@ -22,8 +22,8 @@ import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 import { p2pInitOf } from './p2p_init.js';
-import { shownSync } from './sync_shown.js';
 import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
+import { shownSync } from './sync_shown.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;

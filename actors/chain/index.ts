@@ -55,8 +55,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       compactBlockByHash: (req) => chain.compactBlockByHash(req.hash),
       txhashsetArchive: () => archiveForPeers(chain),
       stateSyncTarget: () => stateSyncTarget(chain),
-      txhashsetWrite: (req) =>
-        writeArchive(chain, req, (p) => ctx.publish('stateSync', p)),
+      txhashsetWrite: (req) => writeArchive(chain, req, (p) => ctx.publish('stateSync', p)),
       downloadDir: () => ({ path: downloadDir(chain) }),
     },
     () => {

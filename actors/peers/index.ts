@@ -25,8 +25,8 @@ import { PING_INTERVAL_MS } from './peer.js';
 import { Relay } from './relay.js';
 import { Seeder } from './seeder.js';
 import { seedSource } from './seeds.js';
-import { PeersService } from './service.js';
 import { ArchiveServer } from './serve_archive.js';
+import { PeersService } from './service.js';
 import {
   archiveSource,
   relaySources,

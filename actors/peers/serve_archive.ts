@@ -90,7 +90,12 @@ export class ArchiveServer {
     }
     try {
       const sent = await conn.sendAttachment(
-        { type: 'TxHashSetArchive', hash: file.hash, height: file.height, bytes: BigInt(file.size) },
+        {
+          type: 'TxHashSetArchive',
+          hash: file.hash,
+          height: file.height,
+          bytes: BigInt(file.size),
+        },
         file.size,
         readChunks(handle, file.size, this.chunk),
       );

@@ -34,12 +34,18 @@ const BAD_TXHASHSET = BAN_REASONS.indexOf('BadTxHashSet');
 
 /** The chain's half (chain actor `stateSyncTarget`, `txhashsetWrite`, `downloadDir`). */
 export interface StateSyncChain {
-  target(): Promise<{ readonly needed: boolean; readonly hash: Uint8Array; readonly height: bigint }>;
+  target(): Promise<{
+    readonly needed: boolean;
+    readonly hash: Uint8Array;
+    readonly height: bigint;
+  }>;
   write(req: {
     readonly hash: Uint8Array;
     readonly height: bigint;
     readonly path: string;
-  }): Promise<{ readonly ok: true } | { readonly ok: false; readonly ban: boolean; readonly error: string }>;
+  }): Promise<
+    { readonly ok: true } | { readonly ok: false; readonly ban: boolean; readonly error: string }
+  >;
   downloadDir(): Promise<string>;
 }
 
@@ -329,7 +335,11 @@ export class StateSyncClient {
    * Asks the chain's archive header of the most-work peer, another than `avoid` when there is
    * one. No peer (or a refused send) leaves the error state: the next step tries again.
    */
-  private async request(peers: readonly SyncPeer[], avoid: string | null, now: number): Promise<void> {
+  private async request(
+    peers: readonly SyncPeer[],
+    avoid: string | null,
+    now: number,
+  ): Promise<void> {
     let target: { readonly needed: boolean; readonly hash: Uint8Array; readonly height: bigint };
     try {
       await this.downloadDir();
