@@ -267,9 +267,11 @@ export class StateSyncClient {
     if (!d.out.write(Buffer.from(bytes)) && !d.paused) {
       d.paused = true;
       d.peer.pauseReading?.(true);
+      // Resumed at the drain (complete() and drop() resume at once: an ending stream has none).
       d.out.once('drain', () => {
+        if (!d.paused) return;
         d.paused = false;
-        if (this.phase === d) d.peer.pauseReading?.(false);
+        d.peer.pauseReading?.(false);
       });
     }
     this.reportDownload(d.done, d.total, now, remaining === 0);
@@ -285,6 +287,11 @@ export class StateSyncClient {
   /** The whole archive is on disk: the chain validates and imports it. */
   private complete(d: Extract<Phase, { at: 'download' }>): void {
     this.phase = { at: 'write', peer: d.peer.key };
+    // An ending file stream emits no more 'drain': the peer's later frames are read again now.
+    if (d.paused) {
+      d.paused = false;
+      d.peer.pauseReading?.(false);
+    }
     this.report({ status: 'txhashset_setup' });
     this.verdict = new Promise<void>((resolve) => d.out.end(resolve))
       .then(() => this.chain.write({ hash: d.hash, height: d.height, path: d.path }))
@@ -326,7 +333,10 @@ export class StateSyncClient {
     peer.expectArchive?.(0);
     const p = this.phase;
     if (p.at !== 'download') return;
-    if (p.paused) peer.pauseReading?.(false);
+    if (p.paused) {
+      p.paused = false;
+      peer.pauseReading?.(false);
+    }
     p.out.destroy();
     void rm(p.path, { force: true }).catch(() => {});
   }

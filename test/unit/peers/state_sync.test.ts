@@ -110,6 +110,7 @@ interface StubPeer extends SyncPeer {
   readonly bans: number[];
   readonly caps: number[];
   readonly closed: string[];
+  readonly pauses: boolean[];
 }
 
 function peer(key: string, w: number, capabilities = 0x1f): StubPeer {
@@ -117,6 +118,7 @@ function peer(key: string, w: number, capabilities = 0x1f): StubPeer {
   const bans: number[] = [];
   const caps: number[] = [];
   const closed: string[] = [];
+  const pauses: boolean[] = [];
   return {
     key,
     capabilities,
@@ -127,10 +129,11 @@ function peer(key: string, w: number, capabilities = 0x1f): StubPeer {
     bans,
     caps,
     closed,
+    pauses,
     send: (m) => sent.push(m) > 0,
     ban: (r) => bans.push(r),
     expectArchive: (max) => caps.push(max),
-    pauseReading: () => {},
+    pauseReading: (p) => pauses.push(p),
     close: (r) => closed.push(r),
   };
 }
@@ -347,6 +350,31 @@ describe('state sync client', () => {
     assert.deepEqual(a.bans, [4]);
     // The chain is told the header the archive announced.
     assert.deepEqual(c.state.writes[0]?.hash, new Uint8Array(32).fill(9));
+  });
+
+  it('a file behind the socket pauses its reads until it drains, the last chunk included', async () => {
+    const c = chain();
+    const { state, step, clock } = client(c);
+    const a = peer('a', 400);
+    await step([a], 0);
+    clock.now = 100;
+    state.archive(a, archiveMsg(256 * 1024));
+    // Over the file stream's 16 KiB high-water mark: the write is queued, the socket paused.
+    state.chunk('a', new Uint8Array(128 * 1024).fill(1), 128 * 1024);
+    assert.deepEqual(a.pauses, [true]);
+    // Drained before the next bytes came: read again.
+    await pollUntil(
+      () => a.pauses.length,
+      (n) => n === 2,
+      2_000,
+      2,
+    );
+    state.chunk('a', new Uint8Array(128 * 1024).fill(2), 0);
+    // The last chunk: paused by the write, read again at once as the file ends (no more drain).
+    assert.deepEqual(a.pauses, [true, false, true, false]);
+    await state.verdict;
+    assert.equal(c.state.writes[0]?.bytes.length, 256 * 1024);
+    assert.equal(c.state.writes[0]?.bytes[128 * 1024], 2);
   });
 
   it('an archive with nothing asked is unsolicited', async () => {
