@@ -1,6 +1,7 @@
 // `mwnode client status --watch`: follows a node's sync from outside, once a second, with the
 // pace and the time left; on a terminal as a progress bar redrawn in place, otherwise one plain
-// line per second. It ends when the node reports no_sync.
+// line per second. State sync shows the archive's bytes downloaded and the range proofs and
+// kernels validated as bars too. It ends when the node reports no_sync.
 
 import type { SyncStatus } from '../actors/peers/sync.js';
 import { type ProgressFields, SyncProgress } from '../actors/peers/sync_progress.js';
@@ -27,8 +28,15 @@ export async function watchSync(io: WatchIo, everyMs = 1000): Promise<number> {
       return 0;
     }
     const line = progress.update(s, io.now());
-    const text = line === null ? s.status : describe(line);
-    io.write(io.tty ? `\r${line === null ? '' : `${bar(line)} `}${text}\x1b[K` : `${text}\n`);
+    const counted = line === null ? stateSyncLine(s) : null;
+    const share =
+      line === null
+        ? (counted?.share ?? null)
+        : line.highest_height === 0
+          ? 1
+          : line.current_height / line.highest_height;
+    const text = line !== null ? describe(line) : (counted?.text ?? s.status);
+    io.write(io.tty ? `\r${share === null ? '' : `${bar(share)} `}${text}\x1b[K` : `${text}\n`);
     await io.sleep(everyMs);
   }
 }
@@ -37,15 +45,60 @@ export async function watchSync(io: WatchIo, everyMs = 1000): Promise<number> {
 export function statusOf(body: JsonObject): SyncStatus {
   const status = String(body.sync_status ?? '');
   const info = body.sync_info;
+  const n = (k: string): number | null => {
+    const v = isJsonObject(info) ? info[k] : undefined;
+    return typeof v === 'number' ? v : null;
+  };
   const counted = status === 'header_sync' || status === 'body_sync';
-  if (counted && isJsonObject(info) && typeof info.current_height === 'number')
+  if (counted && n('current_height') !== null)
     return {
       status,
-      currentHeight: BigInt(info.current_height),
-      highestHeight: BigInt(typeof info.highest_height === 'number' ? info.highest_height : 0),
+      currentHeight: BigInt(n('current_height') ?? 0),
+      highestHeight: BigInt(n('highest_height') ?? 0),
     };
-  // Other states print as the node names them.
+  if (status === 'txhashset_download' && n('downloaded_size') !== null)
+    return {
+      status,
+      downloadedSize: n('downloaded_size') ?? 0,
+      totalSize: n('total_size') ?? 0,
+    };
+  if (status === 'txhashset_rangeproofs_validation' && n('rproofs') !== null)
+    return { status, rproofs: n('rproofs') ?? 0, rproofsTotal: n('rproofs_total') ?? 0 };
+  if (status === 'txhashset_kernels_validation' && n('kernels') !== null)
+    return { status, kernels: n('kernels') ?? 0, kernelsTotal: n('kernels_total') ?? 0 };
+  // Other states (Epic's `syncing`, `compacting`, …) print as the node names them.
   return { status: status as 'no_sync' | 'awaiting_peers' };
+}
+
+/** The bar's share and the text of a state-sync state, or null for the others. */
+export function stateSyncLine(s: SyncStatus): { share: number; text: string } | null {
+  switch (s.status) {
+    case 'txhashset_download':
+      return {
+        share: shareOf(s.downloadedSize, s.totalSize),
+        text: `${s.status} ${mib(s.downloadedSize)}/${mib(s.totalSize)} MiB`,
+      };
+    case 'txhashset_rangeproofs_validation':
+      return {
+        share: shareOf(s.rproofs, s.rproofsTotal),
+        text: `${s.status} ${s.rproofs}/${s.rproofsTotal} range proofs`,
+      };
+    case 'txhashset_kernels_validation':
+      return {
+        share: shareOf(s.kernels, s.kernelsTotal),
+        text: `${s.status} ${s.kernels}/${s.kernelsTotal} kernels`,
+      };
+    default:
+      return null;
+  }
+}
+
+function shareOf(done: number, total: number): number {
+  return total === 0 ? 0 : done / total;
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 ** 2).toFixed(1);
 }
 
 function describe(p: ProgressFields): string {
@@ -54,8 +107,7 @@ function describe(p: ProgressFields): string {
   return `${p.status} ${p.current_height}/${p.highest_height} ${unit}, ${p.per_s}/s${eta}`;
 }
 
-function bar(p: ProgressFields): string {
-  const share = p.highest_height === 0 ? 1 : p.current_height / p.highest_height;
+function bar(share: number): string {
   const filled = Math.max(0, Math.min(WIDTH, Math.floor(share * WIDTH)));
   return `[${'='.repeat(filled)}${' '.repeat(WIDTH - filled)}]`;
 }

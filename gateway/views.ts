@@ -1,7 +1,7 @@
 // JSON shapes of the node API's records (node-api reference §7), keys in declaration order.
 // `/v2` re-sorts keys when it prints; `/v1` prints them as built here.
 import type { ChainHeadInfo, ChainTip } from '../actors/chain/messages.js';
-import { type SyncStatus, syncInfo } from '../actors/peers/sync.js';
+import { apiSyncStatus, type SyncStatus, syncInfo } from '../actors/peers/sync.js';
 import { toHex } from '../core/bytes.js';
 import { blocksToNextHalving, MAX_SUPPLY, supplyInCoins } from '../core/consensus/supply.js';
 import type { JsonValue } from '../core/json/value.js';
@@ -32,7 +32,7 @@ export function statusView(s: StatusInputs): JsonValue {
     user_agent: s.userAgent,
     connections: s.connections,
     tip: tipView(s.head.tip),
-    sync_status: s.sync.status,
+    sync_status: apiSyncStatus(s.sync),
     ...syncInfoView(s.sync),
     supply: supplyInCoins(height),
     max_supply: MAX_SUPPLY,

@@ -4,6 +4,7 @@
 
 import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
+import type { StateSyncProgress } from '../actors/chain/state_sync.js';
 import { formatPeerAddr } from '../actors/peers/addr.js';
 import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
 import type { SyncStatus } from '../actors/peers/sync.js';
@@ -22,6 +23,7 @@ import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 import { p2pInitOf } from './p2p_init.js';
 import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
+import { shownSync } from './sync_shown.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;
@@ -107,9 +109,22 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     poolGeneration = g;
   });
   let connected: readonly ConnectedPeer[] = NO_PEERS;
+  // What get_status shows: the peers' sync state, except while the chain imports an archive
+  // (the peers wait for its verdict in txhashset_setup): then the chain's phase. One object per
+  // change, so the gateway's reply caches (keyed by identity) hold between changes.
+  let peersSync: SyncStatus = NO_SYNC;
+  let chainPhase: StateSyncProgress | null = null;
   let sync: SyncStatus = NO_SYNC;
+  const showSync = () => {
+    sync = shownSync(peersSync, chainPhase);
+  };
   peers.watch('sync', (s) => {
-    sync = s;
+    peersSync = s;
+    showSync();
+  });
+  chain.watch('stateSync', (p) => {
+    chainPhase = p;
+    showSync();
   });
   peers.watch('connected', (list) => {
     connected = list;

@@ -8,6 +8,7 @@ import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
 import { ChainService } from './service.js';
+import { archiveForPeers, downloadDir, stateSyncTarget, writeArchive } from './state_sync.js';
 import { poolVerifier } from './verifier.js';
 
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
@@ -27,6 +28,8 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
     chain = new ChainService(init, poolVerifier(pool, init.chainType), {
       foundation: foundation.source,
       log,
+      // An imported archive moves the head (state sync): published like a block's.
+      onHead: () => publishHead(),
     });
   } catch (e) {
     void pool.close();
@@ -52,6 +55,10 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       headersForLocator: (req) => chain.headersForLocator(req.locator, req.offset),
       blockByHash: (req) => chain.blockByHash(req.hash),
       compactBlockByHash: (req) => chain.compactBlockByHash(req.hash),
+      txhashsetArchive: () => archiveForPeers(chain),
+      stateSyncTarget: () => stateSyncTarget(chain),
+      txhashsetWrite: (req) => writeArchive(chain, req, (p) => ctx.publish('stateSync', p)),
+      downloadDir: () => ({ path: downloadDir(chain) }),
     },
     () => {
       chain.close();

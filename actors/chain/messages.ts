@@ -4,6 +4,12 @@ import type { JsonValue } from '../../core/json/value.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Difficulty, Policy } from '../../core/types/pow.js';
 import { actorModule } from '../../runtime/index.js';
+import type {
+  ArchiveInfo,
+  ArchiveVerdict,
+  StateSyncProgress,
+  StateSyncTarget,
+} from './state_sync.js';
 
 export interface ChainTip {
   readonly height: bigint;
@@ -176,11 +182,30 @@ export interface ChainProtocol {
   blockByHash: { req: { hash: Uint8Array }; res: Block | null };
   /** Epic's CompactBlock of that block under a fresh random nonce; null when it is not kept. */
   compactBlockByHash: { req: { hash: Uint8Array }; res: CompactBlock | null };
+  /**
+   * State sync, serving: Epic's archive for peers (body head − threshold, rounded down to the
+   * archive interval), built off the event loop or reused; the zip's path and size.
+   */
+  txhashsetArchive: { req: Empty; res: ArchiveInfo };
+  /** State sync, consuming: Epic's check_txhashset_needed and the header to ask an archive for. */
+  stateSyncTarget: { req: Empty; res: StateSyncTarget };
+  /**
+   * Validates and imports a downloaded archive for header (hash, height); the phases go out on
+   * the `stateSync` topic. `ban` only for an unknown header (Epic's BadTxHashSet).
+   */
+  txhashsetWrite: {
+    req: { hash: Uint8Array; height: bigint; path: string };
+    res: ArchiveVerdict;
+  };
+  /** Where the P2P layer writes archives it downloads. */
+  downloadDir: { req: Empty; res: { path: string } };
 }
 
 /** What the chain actor publishes: its head, at start and after every change. */
 export interface ChainEvents {
   head: ChainHeadInfo;
+  /** The phase of an archive import (Epic's TxHashset* states); null when none runs. */
+  stateSync: StateSyncProgress | null;
 }
 
 export interface ChainInit {

@@ -3,6 +3,8 @@
 // send queue. Any bad frame, any error, a send queue over its bound or a peer over Epic's abuse
 // rate ends the connection; the owner hears of it once through `onClose`. Our own sending is
 // kept under a per-minute budget well below that rate, so an Epic peer never finds us abusive.
+// An attachment (the zip after TxHashSetArchive) is read only while one was asked of this peer,
+// and goes out with backpressure while every frame queued meanwhile waits behind it.
 import type { Socket } from 'node:net';
 import { FrameReader } from '../../core/p2p/frame_reader.js';
 import { decodeMessage, encodeFrame, type MsgParams } from '../../core/p2p/msg.js';
@@ -23,12 +25,23 @@ export const ABUSE_MESSAGES_PER_MINUTE = 5000;
 export const SEND_MESSAGES_PER_MINUTE = 2000;
 /** How long a closing connection may take to flush its last message (a BanReason). */
 const FLUSH_MS = 1000;
+/** An attachment the peer takes nothing of for this long ends the connection. */
+export const ATTACHMENT_DRAIN_MS = 60_000;
 
 export interface ConnectionEvents {
   /** A decoded message; throwing from here closes the connection with that reason. */
   readonly onMessage: (m: P2pMessage) => void;
   /** Called once, whatever ended the connection. */
   readonly onClose: (reason: string) => void;
+  /**
+   * Bytes of the attachment after the last message (a view of the received chunk, valid until
+   * the handler returns unless kept); `remaining` bytes are still to come. Throwing closes.
+   */
+  readonly onAttachment?: (type: number, chunk: Uint8Array, remaining: number) => void;
+}
+
+interface Held {
+  readonly frame: Uint8Array;
 }
 
 export class Connection {
@@ -48,13 +61,15 @@ export class Connection {
   droppedSends = 0;
   /** Set when the connection ended because the peer went over the abuse rate. */
   abusive = false;
+  /** Frames sent while an attachment streams: written after it, in order. */
+  private held: Held[] | null = null;
 
   constructor(socket: Socket, params: MsgParams, events: ConnectionEvents) {
     this.socket = socket;
     this.params = params;
     this.events = events;
-    // No attachment was asked for (no TxHashSetRequest or KernelDataRequest is sent yet), so an
-    // archive or kernel data arriving here is unsolicited: refused at its header.
+    // No attachment is accepted until one is asked for (expectAttachment): an archive or kernel
+    // data arriving unasked is refused at its header, which ends the connection.
     this.reader = new FrameReader(params, 0);
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -97,11 +112,99 @@ export class Connection {
     this.sent.add(now);
     this.queuedFrames += 1;
     this.queuedBytes += frame.length;
+    if (this.held !== null) this.held.push({ frame });
+    else this.write(frame);
+    return true;
+  }
+
+  private write(frame: Uint8Array): void {
     this.socket.write(frame, () => {
       this.queuedFrames -= 1;
       this.queuedBytes -= frame.length;
     });
-    return true;
+  }
+
+  /** Accepts an attachment of at most `max` bytes after the next frames (0: none, the default). */
+  expectAttachment(max: number): void {
+    this.reader.setMaxAttachment(max);
+  }
+
+  /** Stops reading the socket (the consumer of an attachment is behind), or reads again. */
+  pauseReading(paused: boolean): void {
+    if (this.closed) return;
+    if (paused) this.socket.pause();
+    else this.socket.resume();
+  }
+
+  /** Whether an attachment is being sent now. */
+  get streaming(): boolean {
+    return this.held !== null;
+  }
+
+  /**
+   * Sends `m` (counted as one message of the minute's budget) and then `size` bytes from
+   * `chunks` as its attachment, waiting for the socket to drain whenever it is full. Frames sent
+   * meanwhile wait and follow the attachment. False when nothing was sent (closed, budget spent,
+   * another attachment streaming); a source that fails or does not give exactly `size` bytes, or
+   * a peer that takes nothing for ATTACHMENT_DRAIN_MS, ends the connection (the stream cannot be
+   * resynchronised).
+   */
+  async sendAttachment(
+    m: P2pMessage,
+    size: number,
+    chunks: AsyncIterable<Uint8Array>,
+  ): Promise<boolean> {
+    if (this.closed || this.held !== null) return false;
+    const now = Date.now();
+    if (this.sent.count(now) >= SEND_MESSAGES_PER_MINUTE) {
+      this.droppedSends += 1;
+      return false;
+    }
+    const frame = encodeFrame(m, this.version, this.params);
+    this.sent.add(now);
+    this.held = [];
+    let sent = 0;
+    try {
+      this.socket.write(frame);
+      for await (const chunk of chunks) {
+        if (this.closed) return false;
+        if (sent + chunk.length > size) throw new Error('attachment source gave too many bytes');
+        sent += chunk.length;
+        if (!this.socket.write(chunk)) await this.drained();
+      }
+      if (this.closed) return false;
+      if (sent !== size) throw new Error(`attachment source gave ${sent} of ${size} bytes`);
+      return true;
+    } catch (e) {
+      this.close(`attachment not sent: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    } finally {
+      const held = this.held;
+      this.held = null;
+      if (!this.closed) for (const h of held ?? []) this.write(h.frame);
+    }
+  }
+
+  /** Resolves at the socket's next 'drain'; rejects when it ends or takes nothing for long. */
+  private drained(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (e: Error | null) => {
+        clearTimeout(timer);
+        this.socket.off('drain', onDrain);
+        this.socket.off('close', onClose);
+        if (e === null) resolve();
+        else reject(e);
+      };
+      const onDrain = () => done(null);
+      const onClose = () => done(new Error('closed'));
+      const timer = setTimeout(
+        () => done(new Error(`peer took nothing for ${ATTACHMENT_DRAIN_MS} ms`)),
+        ATTACHMENT_DRAIN_MS,
+      );
+      this.socket.on('drain', onDrain);
+      this.socket.on('close', onClose);
+      if (this.closed) done(new Error('closed'));
+    });
   }
 
   /** Whether `m` is within its type's size cap in this connection's version. */
@@ -137,7 +240,15 @@ export class Connection {
     if (this.closed) return;
     try {
       for (const ev of this.reader.push(chunk)) {
-        // Attachments cannot occur (cap 0 above); unknown types count, then are skipped.
+        if (ev.kind === 'attachment') {
+          // Part of a message already counted; only read when one was expected.
+          const sink = this.events.onAttachment;
+          if (sink === undefined) throw new Error(`unexpected attachment of type ${ev.type}`);
+          sink(ev.type, ev.chunk, ev.remaining);
+          if (this.closed) return;
+          continue;
+        }
+        // Unknown types count, then are skipped.
         const rate = this.received.add(Date.now());
         if (rate > ABUSE_MESSAGES_PER_MINUTE) {
           this.abusive = true;

@@ -25,8 +25,17 @@ import { PING_INTERVAL_MS } from './peer.js';
 import { Relay } from './relay.js';
 import { Seeder } from './seeder.js';
 import { seedSource } from './seeds.js';
+import { ArchiveServer } from './serve_archive.js';
 import { PeersService } from './service.js';
-import { relaySources, serveSources, syncSources, txSources } from './sources.js';
+import {
+  archiveSource,
+  relaySources,
+  serveSources,
+  stateSyncSources,
+  syncSources,
+  txSources,
+} from './sources.js';
+import { StateSyncClient } from './state_sync.js';
 import { SyncClient, syncLogFields } from './sync.js';
 import { syncOptions } from './sync_options.js';
 import { SyncProgress } from './sync_progress.js';
@@ -84,17 +93,24 @@ async function startP2p(
   const pool = ctx.actor<PoolProtocol>('pool');
   const progress = new SyncProgress();
   let logged = '';
+  const stateSync = new StateSyncClient(stateSyncSources(chain), log);
+  // A download a crash or stop cut short is never resumed: its file goes.
+  stateSync.cleanStale().catch((e: unknown) => {
+    log('p2p_state_sync_clean_failed', { error: e instanceof Error ? e.message : String(e) });
+  });
   const sync = new SyncClient(
     syncSources(chain, params),
     (s) => {
       // A state line when the state changes; heights and pace at most every few seconds.
-      if (s.status !== logged) log('p2p_sync', syncLogFields(s));
+      if (s.status !== logged || s.status === 'sync_error') log('p2p_sync', syncLogFields(s));
       logged = s.status;
       const line = progress.update(s, Date.now());
       if (line !== null) log('p2p_sync_progress', { ...line });
       ctx.publish('sync', s);
     },
     syncOptions(p2p, process.env),
+    Date.now,
+    stateSync,
   );
   const network = new Network(
     {
@@ -117,6 +133,7 @@ async function startP2p(
       relay: new Relay(relaySources(chain, pool, params), params, log, () => sync.syncing),
       txRelay: new TxRelay(txSources(pool, params), params, () => sync.syncing),
       sync,
+      archives: new ArchiveServer(archiveSource(chain), log),
       onChange: (list) => ctx.publish('connected', list),
       log,
     },

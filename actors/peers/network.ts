@@ -20,6 +20,7 @@ import type { ConnectedPeer } from './messages.js';
 import { type Direction, LivePeer, type LocalHead } from './peer.js';
 import type { Relay, RelayPeer } from './relay.js';
 import { ServeQueue, type ServeSources } from './serve.js';
+import type { ArchiveServer } from './serve_archive.js';
 import type { Clock } from './service.js';
 import type { PeerStore } from './store.js';
 import type { SyncClient, SyncPeer, SyncStatus } from './sync.js';
@@ -74,8 +75,10 @@ export interface NetworkOptions {
   readonly relay: Relay | null;
   /** Where received transactions go, and how the pool's are sent. */
   readonly txRelay: TxRelay | null;
-  /** Header and body sync; Headers and FastHeaders go to it. */
+  /** Header and body sync; Headers and FastHeaders go to it, archives to its state sync. */
   readonly sync: SyncClient | null;
+  /** Answers TxHashSetRequest (null: requests are ignored). */
+  readonly archives?: ArchiveServer | null;
   readonly onChange: (peers: ConnectedPeer[]) => void;
   readonly log: Log;
 }
@@ -260,10 +263,16 @@ export class Network implements InboundHost {
       onChange: () => this.changed(),
       onMessage: (m) => {
         if (serve?.offer(m) === true) return;
+        if (this.archiveMessage(peer, m)) return;
         if (this.toSync(peer, m)) return;
         if (this.o.relay?.offer(this.relayPeer(peer), m) === true) return;
         if (this.o.txRelay?.offer(this.txPeer(peer), m) === true) return;
         this.onMessage(peer, m);
+      },
+      onAttachment: (type, chunk, remaining) => {
+        // Only an archive we asked for is ever let through (its reader's cap is 0 otherwise).
+        if (type !== 17) throw new Error(`unsolicited attachment of type ${type}`);
+        this.o.sync?.state?.chunk(key, chunk, remaining);
       },
       onClose: (reason) => this.closed(key, peer, reason),
     });
@@ -392,6 +401,28 @@ export class Network implements InboundHost {
     return this.o.sync?.step(this.peers().map((p) => this.syncPeer(p))) ?? Promise.resolve();
   }
 
+  /**
+   * State sync's two messages: a peer's request for our archive (served in the background), and
+   * an archive, which only the peer state sync asked may send (else: connection dropped).
+   */
+  private archiveMessage(peer: LivePeer, m: P2pMessage): boolean {
+    if (m.type === 'TxHashSetRequest') {
+      void this.o.archives?.request(peerKey(peer.addr), formatPeerAddr(peer.addr), peer.conn);
+      return true;
+    }
+    if (m.type === 'TxHashSetArchive') {
+      const state = this.o.sync?.state ?? null;
+      if (state === null || !state.archive(this.syncPeer(peer), m))
+        peer.conn.close('unsolicited TxHashSetArchive');
+      return true;
+    }
+    if (m.type === 'KernelDataResponse' && m.bytes > 0n) {
+      peer.conn.close('unsolicited KernelDataResponse');
+      return true;
+    }
+    return false;
+  }
+
   /** Header batches go to the sync; a block's arrival frees its slot in the body window. */
   private toSync(peer: LivePeer, m: P2pMessage): boolean {
     const sync = this.o.sync;
@@ -417,6 +448,9 @@ export class Network implements InboundHost {
       outbound: peer.direction === 'Outbound',
       send: (m) => peer.conn.send(m),
       ban: (reason) => this.banLive(peer, reason),
+      expectArchive: (max) => peer.conn.expectAttachment(max),
+      pauseReading: (paused) => peer.conn.pauseReading(paused),
+      close: (reason) => peer.conn.close(reason),
     };
   }
 

@@ -26,6 +26,8 @@ export interface LivePeerHooks {
   readonly onChange: () => void;
   /** Any message but the handshake's and Ping/Pong; throwing closes the connection. */
   readonly onMessage: (m: P2pMessage) => void;
+  /** Attachment bytes (connection.ts `onAttachment`); throwing closes the connection. */
+  readonly onAttachment?: (type: number, chunk: Uint8Array, remaining: number) => void;
   readonly onClose: (reason: string) => void;
 }
 
@@ -62,6 +64,7 @@ export class LivePeer {
     this.totalDifficulty = hello.totalDifficulty;
     conn.events = {
       onMessage: (m) => this.onMessage(m),
+      ...(hooks.onAttachment === undefined ? {} : { onAttachment: hooks.onAttachment }),
       onClose: (reason) => {
         clearInterval(this.timer);
         hooks.onClose(reason);

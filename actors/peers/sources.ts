@@ -11,11 +11,17 @@ import type { ChainProtocol } from '../chain/messages.js';
 import type { PoolProtocol } from '../pool/messages.js';
 import type { RelaySources } from './relay.js';
 import type { ServeSources } from './serve.js';
+import type { ArchiveFile } from './serve_archive.js';
+import type { StateSyncChain } from './state_sync.js';
 import type { SyncChain } from './sync.js';
 import type { TxSources } from './tx_relay.js';
 
 /** How long one ask of the P2P layer may wait: a peer that waits longer asks elsewhere. */
 const ASK_MS = 10_000;
+/** Building our archive from the chain store (the first time at a header) may take minutes. */
+const ARCHIVE_BUILD_MS = 30 * 60_000;
+/** Validating and importing an archive: every range proof and kernel signature of the chain. */
+const ARCHIVE_WRITE_MS = 12 * 60 * 60_000;
 
 export function relaySources(
   chain: LinkedActor<ChainProtocol>,
@@ -97,5 +103,24 @@ export function syncSources(chain: LinkedActor<ChainProtocol>, params: MsgParams
       await chain.ask('resetSyncHead', {}, opts);
     },
     hashOf: (header) => headerHash(header, params),
+  };
+}
+
+/** The chain's archive for peers (what TxHashSetRequest is answered with). */
+export function archiveSource(chain: LinkedActor<ChainProtocol>): () => Promise<ArchiveFile> {
+  return () => chain.ask('txhashsetArchive', {}, { deadlineMs: ARCHIVE_BUILD_MS });
+}
+
+export function stateSyncSources(chain: LinkedActor<ChainProtocol>): StateSyncChain {
+  const opts = { deadlineMs: ASK_MS };
+  return {
+    target: () => chain.ask('stateSyncTarget', {}, opts),
+    write: (req) =>
+      chain.ask(
+        'txhashsetWrite',
+        { hash: req.hash, height: req.height, path: req.path },
+        { deadlineMs: ARCHIVE_WRITE_MS },
+      ),
+    downloadDir: async () => (await chain.ask('downloadDir', {}, opts)).path,
   };
 }

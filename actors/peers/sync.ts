@@ -14,15 +14,39 @@ import type { P2pMessage } from '../../core/p2p/types.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import type { Difficulty } from '../../core/types/pow.js';
 import { HeaderRequests, type HeldPage } from './header_requests.js';
+import type { StateSyncClient } from './state_sync.js';
 
-/** Epic's `sync_status` strings this client reports, and the `sync_info` of two of them. */
+/**
+ * The sync states this node goes through, named as Epic's API names them where it does (p2p
+ * reference §10). `txhashset_setup`, `txhashset_save`, `txhashset_done` and `sync_error` are ours
+ * for the log and the CLI: Epic's API shows each of them as `syncing`, without `sync_info`
+ * (apiSyncStatus). Sizes and counts are plain numbers (an archive stays far below 2^53 bytes).
+ */
 export type SyncStatus =
   | { readonly status: 'no_sync' | 'awaiting_peers' }
   | {
       readonly status: 'header_sync' | 'body_sync';
       readonly currentHeight: bigint;
       readonly highestHeight: bigint;
-    };
+    }
+  | {
+      readonly status: 'txhashset_download';
+      readonly downloadedSize: number;
+      readonly totalSize: number;
+    }
+  | { readonly status: 'txhashset_setup' | 'txhashset_save' | 'txhashset_done' }
+  | {
+      readonly status: 'txhashset_rangeproofs_validation';
+      readonly rproofs: number;
+      readonly rproofsTotal: number;
+    }
+  | {
+      readonly status: 'txhashset_kernels_validation';
+      readonly kernels: number;
+      readonly kernelsTotal: number;
+    }
+  /** An archive failed (stalled download, refused by the chain); asked again elsewhere next. */
+  | { readonly status: 'sync_error'; readonly error: string };
 
 export interface Head {
   readonly height: bigint;
@@ -61,6 +85,12 @@ export interface SyncPeer {
   /** False when the message was not sent (the peer's budget of messages a minute is spent). */
   send(m: P2pMessage): boolean;
   ban(reason: number): void;
+  /** State sync: lets its connection read an archive of at most `max` bytes (0: none). */
+  expectArchive?(max: number): void;
+  /** State sync: stops reading its socket while the download file is behind, or reads again. */
+  pauseReading?(paused: boolean): void;
+  /** Ends its connection. */
+  close?(reason: string): void;
 }
 
 /** How the client paces itself. */
@@ -126,12 +156,15 @@ export class SyncClient {
   private draining = false;
   private next = 0;
   private readonly clock: () => number;
+  /** State sync (issue 19), which body sync hands over to when the chain needs an archive. */
+  readonly state: StateSyncClient | null;
 
   constructor(
     chain: SyncChain,
     onStatus: (s: SyncStatus) => void,
     opts = DEFAULT_SYNC,
     clock: () => number = Date.now,
+    state: StateSyncClient | null = null,
   ) {
     this.chain = chain;
     this.onStatus = onStatus;
@@ -139,6 +172,8 @@ export class SyncClient {
     this.clock = clock;
     this.pages = new HeaderRequests(opts.headerRequests);
     if (opts.minOutbound > 0) this.status = { status: 'awaiting_peers' };
+    this.state = state;
+    state?.attach((s) => this.set(s));
   }
 
   get current(): SyncStatus {
@@ -188,6 +223,7 @@ export class SyncClient {
   /** A peer left: its header request is asked of another at the next step, not after 30 s. */
   gone(key: string): void {
     this.pages.take(key);
+    this.state?.gone(key);
   }
 
   /**
@@ -281,14 +317,22 @@ export class SyncClient {
   }
 
   private async decide(peers: readonly SyncPeer[], now: number): Promise<void> {
+    // The chain imports an archive: its phases are the status until the verdict.
+    if (this.state?.validating === true) return;
     if (this.awaitingPeers(peers)) return;
     const best = mostWork(peers);
     const { head, headerHead, recentWork } = await this.chain.heads();
     if (!this.needed(best, head, recentWork)) {
+      this.state?.abort();
       this.pages.clear();
       this.forgetBlocks();
       this.set({ status: 'no_sync' });
       return;
+    }
+    // Epic's sync loop runs neither header nor body sync while a txhashset is being fetched.
+    if (this.state?.active === true) {
+      await this.state.step(peers, now);
+      if (this.state.active) return;
     }
     if (best !== null && hasMoreWork(best.totalDifficulty, headerHead.totalDifficulty)) {
       if (this.status.status !== 'header_sync') {
@@ -310,6 +354,11 @@ export class SyncClient {
         currentHeight: head.height,
         highestHeight: headerHead.height,
       });
+      // Epic's body sync asks first whether the gap is beyond the horizon (a txhashset needed).
+      if (this.state !== null && (await this.state.check(peers, now))) {
+        this.forgetBlocks();
+        return;
+      }
       await this.askBodies(peers, headerHead, now);
       return;
     }
@@ -339,6 +388,7 @@ export class SyncClient {
   private awaitingPeers(peers: readonly SyncPeer[]): boolean {
     const min = this.opts.minOutbound;
     if (min === 0 || peers.filter((p) => p.outbound).length >= min) return false;
+    this.state?.abort();
     this.pages.clear();
     this.forgetBlocks();
     this.set({ status: 'awaiting_peers' });
@@ -445,15 +495,18 @@ export class SyncClient {
   }
 
   private set(s: SyncStatus): void {
-    const same =
-      s.status === this.status.status &&
-      ('currentHeight' in s ? s.currentHeight : 0n) ===
-        ('currentHeight' in this.status ? this.status.currentHeight : 0n) &&
-      ('highestHeight' in s ? s.highestHeight : 0n) ===
-        ('highestHeight' in this.status ? this.status.highestHeight : 0n);
+    const same = sameStatus(s, this.status);
     this.status = s;
     if (!same) this.onStatus(s);
   }
+}
+
+/** Same state and the same numbers. */
+function sameStatus(a: SyncStatus, b: SyncStatus): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
 }
 
 /**
@@ -509,21 +562,47 @@ function hex(b: Uint8Array): string {
   return Buffer.from(b).toString('hex');
 }
 
+/** The `sync_info` of a status, as Epic's API writes it (keys in its order), or null (omitted). */
+export type SyncInfo = Readonly<Record<string, bigint | number>>;
+
 /** Epic's `sync_info` for a status, or null (omitted). */
-export function syncInfo(s: SyncStatus): { current_height: bigint; highest_height: bigint } | null {
-  return 'currentHeight' in s
-    ? { current_height: s.currentHeight, highest_height: s.highestHeight }
-    : null;
+export function syncInfo(s: SyncStatus): SyncInfo | null {
+  switch (s.status) {
+    case 'header_sync':
+    case 'body_sync':
+      return { current_height: s.currentHeight, highest_height: s.highestHeight };
+    case 'txhashset_download':
+      return { downloaded_size: s.downloadedSize, total_size: s.totalSize };
+    case 'txhashset_rangeproofs_validation':
+      return { rproofs: s.rproofs, rproofs_total: s.rproofsTotal };
+    case 'txhashset_kernels_validation':
+      return { kernels: s.kernels, kernels_total: s.kernelsTotal };
+    default:
+      return null;
+  }
 }
 
-/** The fields of the `p2p_sync` log line for a new state. */
+/**
+ * The `sync_status` string of Epic's API (`server_api.rs` `sync_status_to_api`): Epic names
+ * neither setup, save, done nor an error, and shows `syncing` for them.
+ */
+export function apiSyncStatus(s: SyncStatus): string {
+  switch (s.status) {
+    case 'txhashset_setup':
+    case 'txhashset_save':
+    case 'txhashset_done':
+    case 'sync_error':
+      return 'syncing';
+    default:
+      return s.status;
+  }
+}
+
+/** The fields of the `p2p_sync` log line for a new state (our names, not the API's). */
 export function syncLogFields(s: SyncStatus): Record<string, unknown> {
   const info = syncInfo(s);
-  return info === null
-    ? { status: s.status }
-    : {
-        status: s.status,
-        current_height: Number(info.current_height),
-        highest_height: Number(info.highest_height),
-      };
+  const fields: Record<string, unknown> = { status: s.status };
+  if (s.status === 'sync_error') fields.error = s.error;
+  if (info !== null) for (const [k, v] of Object.entries(info)) fields[k] = Number(v);
+  return fields;
 }

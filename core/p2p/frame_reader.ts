@@ -38,7 +38,7 @@ type State =
 
 export class FrameReader {
   private readonly params: FrameParams;
-  private readonly maxAttachment: number;
+  private maxAttachment: number;
   private readonly head = new Uint8Array(FRAME_HEADER_SIZE);
   /** Bytes filled in `head` or the body being read. */
   private filled = 0;
@@ -49,6 +49,14 @@ export class FrameReader {
   constructor(params: FrameParams, maxAttachment = Number.MAX_SAFE_INTEGER) {
     this.params = params;
     this.maxAttachment = maxAttachment;
+  }
+
+  /**
+   * The largest attachment accepted from the next frame on (0: none). A connection raises it
+   * only while it waits for an archive it asked for, so an unsolicited one fails at its header.
+   */
+  setMaxAttachment(max: number): void {
+    this.maxAttachment = max;
   }
 
   /** Largest buffer this reader has allocated (for tests of the memory bound). */

@@ -58,6 +58,8 @@ export class EpicPeer {
   version = EPIC_PROTOCOL_VERSION;
   private readonly reader: FrameReader;
   private readonly inbox: Received[] = [];
+  /** Attachment bytes received (after TxHashSetArchive or KernelDataResponse), in order. */
+  readonly attachments: Uint8Array[] = [];
   private waiters: (() => void)[] = [];
   private ended = false;
   private failure: Error | null = null;
@@ -225,6 +227,7 @@ export class EpicPeer {
     if (this.failure !== null) return;
     try {
       for (const ev of this.reader.push(chunk)) {
+        if (ev.kind === 'attachment') this.attachments.push(ev.chunk.slice());
         if (ev.kind !== 'message') continue;
         const message = decodeMessage(ev.type, ev.body, this.version, this.params);
         const frame = new Uint8Array(11 + ev.body.length);
