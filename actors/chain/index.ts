@@ -8,7 +8,13 @@ import { log } from '../../node/log.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
 import { ChainService } from './service.js';
-import { archiveForPeers, downloadDir, stateSyncTarget, writeArchive } from './state_sync.js';
+import {
+  archiveForPeers,
+  downloadDir,
+  type StateSyncProgress,
+  stateSyncTarget,
+  writeArchive,
+} from './state_sync.js';
 import { poolVerifier } from './verifier.js';
 
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
@@ -57,7 +63,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       compactBlockByHash: (req) => chain.compactBlockByHash(req.hash),
       txhashsetArchive: () => archiveForPeers(chain),
       stateSyncTarget: () => stateSyncTarget(chain),
-      txhashsetWrite: (req) => writeArchive(chain, req, (p) => ctx.publish('stateSync', p)),
+      txhashsetWrite: (req) => writeArchive(chain, req, stateSyncReporter(ctx.publish)),
       downloadDir: () => ({ path: downloadDir(chain) }),
     },
     () => {
@@ -66,3 +72,19 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
     },
   );
 };
+
+/**
+ * Publishes each state-sync phase (get_status shows them) and logs each new phase once, with
+ * its counts: validation of a large archive takes minutes and must show progress.
+ */
+function stateSyncReporter(
+  publish: (topic: 'stateSync', p: StateSyncProgress | null) => void,
+): (p: StateSyncProgress | null) => void {
+  let last: string | null = null;
+  return (p) => {
+    publish('stateSync', p);
+    if (p === null || p.status === last) return;
+    last = p.status;
+    log('state_sync_phase', { status: p.status, done: p.done, total: p.total });
+  };
+}

@@ -58,6 +58,8 @@ export interface StateSyncParts {
   readonly verifier: BlockVerifier;
   readonly dbRoot: string;
   readonly dbFile: string;
+  /** An archive node keeps every block: it replays history instead of state-syncing. */
+  readonly archiveMode: boolean;
   /** Where peers' archives are downloaded to. */
   readonly downloadDir: string;
   /** Runs `run` in turn with blocks and header batches. */
@@ -138,6 +140,7 @@ export class ChainService {
       verifier: this.ahead,
       dbRoot: this.dbRoot,
       dbFile: join(this.dbRoot, DB_FILE),
+      archiveMode: this.archiveMode,
       downloadDir,
       inTurn: (run) => this.inTurn(run),
       onHead: this.onStateImported,

@@ -120,10 +120,11 @@ function cleanOldArchives(dbRoot: string, keep: string): void {
 /**
  * Epic's `check_txhashset_needed`: the header chain has more work than the body, and the last
  * block both chains share is below the header head less the cut-through horizon. The header to
- * ask for: header head − threshold, rounded down to the interval, on the header chain.
+ * ask for: header head − threshold, rounded down to the interval, on the header chain. Never
+ * for an archive node (Epic's would state-sync too, and then lack the history it exists for).
  */
 export function stateSyncTarget(chain: ChainService): StateSyncTarget {
-  const { store, params } = chain.stateSyncParts();
+  const { store, params, archiveMode } = chain.stateSyncParts();
   const head = tip(store, 'head');
   const headerHead = tip(store, 'header_head');
   const height = archiveHeight(headerHead.header.height, params);
@@ -133,7 +134,8 @@ export function stateSyncTarget(chain: ChainService): StateSyncTarget {
     headerHead.header.pow.totalDifficulty,
     head.header.pow.totalDifficulty,
   );
-  const needed = moreWork && forkPointHeight(store, head) < (behind > 0n ? behind : 0n);
+  const needed =
+    !archiveMode && moreWork && forkPointHeight(store, head) < (behind > 0n ? behind : 0n);
   return { needed, hash, height };
 }
 

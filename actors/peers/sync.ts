@@ -349,16 +349,17 @@ export class SyncClient {
     }
     this.pages.clear();
     if (hasMoreWork(headerHead.totalDifficulty, head.totalDifficulty) && peers.length > 0) {
+      // Epic's body sync asks first whether the gap is beyond the horizon (a txhashset needed),
+      // and says body_sync only when it is not.
+      if (this.state !== null && (await this.state.check(peers, now))) {
+        this.forgetBlocks();
+        return;
+      }
       this.set({
         status: 'body_sync',
         currentHeight: head.height,
         highestHeight: headerHead.height,
       });
-      // Epic's body sync asks first whether the gap is beyond the horizon (a txhashset needed).
-      if (this.state !== null && (await this.state.check(peers, now))) {
-        this.forgetBlocks();
-        return;
-      }
       await this.askBodies(peers, headerHead, now);
       return;
     }

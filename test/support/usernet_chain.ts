@@ -22,7 +22,11 @@ export interface UsernetService {
   close(): Promise<void>;
 }
 
-export function usernetService(options: ChainServiceOptions = {}): UsernetService {
+/** `archiveMode` false: a node that may state-sync (archive nodes never do). */
+export function usernetService(
+  options: ChainServiceOptions = {},
+  archiveMode = true,
+): UsernetService {
   const dbRoot = mkdtempSync(join(tmpdir(), 'mwnode-usernet-'));
   const pool = new WorkPool({ threads: 2 });
   const service = new ChainService(
@@ -31,7 +35,7 @@ export function usernetService(options: ChainServiceOptions = {}): UsernetServic
       dbRoot,
       foundationPath: null,
       powPolicy: { randomx: 60, cuckatoo: 40 },
-      archiveMode: true,
+      archiveMode,
     },
     poolVerifier(pool, 'usernet'),
     { compactionRoll: () => false, ...options },
