@@ -15,7 +15,7 @@ import type { Block } from '../../core/types/block.js';
 import { ChainServer, HeldChain, type ServeLimits } from '../support/chain_server.js';
 import { validateChain } from '../support/crash_life.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
-import { localChain } from '../support/local_chain.js';
+import { minedChain } from '../support/local_chain.js';
 import { type ApiTip, AUTO, apiTip, ownerText } from '../support/miner.js';
 import {
   basic,
@@ -95,15 +95,9 @@ describe('a node joining at height 1,000, and nodes killed mid-sync', { timeout:
   let aTip: string;
 
   before(async () => {
-    const local = localChain({ archiveMode: true, templateTime: true });
-    for (let i = 0; i < HEIGHT; i++) {
-      const block = await local.mineBlock();
-      const r = await local.submit(block);
-      assert.ok('hash' in r, `block ${i + 1}`);
-      blocks.push(block);
-    }
-    await local.close(true);
-    a = await startNodeProcess({ home: local.dbRoot, serverLines: ARCHIVE });
+    const mined = await minedChain(HEIGHT);
+    blocks.push(...mined.blocks);
+    a = await startNodeProcess({ home: mined.dbRoot, serverLines: ARCHIVE });
     aTip = toHex(headerHash(blocks[HEIGHT - 1]?.header as Block['header'], AUTO));
   });
   after(async () => {

@@ -3,16 +3,25 @@
 // only); B, a fresh non-archive node seeded with A, header-syncs, downloads A's archive for
 // height 280, validates and imports it, body-syncs the last 20 blocks and reaches A's tip. Its
 // get_status, polled every 100 ms, moves through Epic's strings; its state then answers the API
-// as A's does, and it holds no full block below the archive header.
+// as A's does, and it holds no full block below the archive header. A scripted Epic peer asks A
+// for an archive with a made-up hash and gets Epic's archive for 280. Then two fresh nodes
+// meet a scripted peer with one block more (so it is the one asked) whose archive is corrupt or
+// names an unknown header: sync_error and a new request, or a ban — and each finishes from A.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
+import { genesisHeader } from '../../core/genesis.js';
 import { headerHash } from '../../core/ser/header.js';
+import { archiveFileList, readArchive } from '../../core/txhashset/archive.js';
+import { validateArchiveMmrs } from '../../core/txhashset/validate.js';
+import { readZip } from '../../core/txhashset/zip.js';
 import type { Block } from '../../core/types/block.js';
+import { ChainServer, HeldChain, type ServedArchive } from '../support/chain_server.js';
 import { validateChain } from '../support/crash_life.js';
+import { EpicPeer, wireAddr } from '../support/epic_peer.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
-import { localChain } from '../support/local_chain.js';
-import { AUTO, apiTip, foreignRpc, ownerText } from '../support/miner.js';
+import { minedChain } from '../support/local_chain.js';
+import { AUTO, apiTip, foreignRpc, mineBlock, ownerText } from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -21,6 +30,7 @@ import {
   removeHome,
   startNodeProcess,
 } from '../support/node_process.js';
+import { pollUntil } from '../support/poll.js';
 import { syncedStates } from '../support/sync_states.js';
 
 const HEIGHT = 300;
@@ -52,29 +62,28 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
 }, () => {
   let a: NodeProcess;
   let b: NodeProcess | undefined;
+  const others: NodeProcess[] = [];
+  const servers: ChainServer[] = [];
   let aTip: string;
+  const blocks: Block[] = [];
+  /** A's archive for 280, as the scripted peer received it. */
+  let served: Uint8Array | undefined;
 
   before(async () => {
-    const local = localChain({ archiveMode: true, templateTime: true });
-    const blocks: Block[] = [];
-    for (let i = 0; i < HEIGHT; i++) {
-      const block = await local.mineBlock();
-      const r = await local.submit(block);
-      assert.ok('hash' in r, `block ${i + 1}`);
-      blocks.push(block);
-    }
-    await local.close(true);
+    const mined = await minedChain(HEIGHT);
+    blocks.push(...mined.blocks);
     a = await startNodeProcess({
-      home: local.dbRoot,
+      home: mined.dbRoot,
       serverLines: [CUCKATOO_ONLY, 'archive_mode = true'],
     });
     aTip = toHex(headerHash(blocks[HEIGHT - 1]?.header as Block['header'], AUTO));
   });
   after(async () => {
-    for (const n of [b, a]) {
+    for (const n of [...others, b, a]) {
       await n?.stop();
       if (n !== undefined) removeHome(n.home);
     }
+    for (const x of servers) await x.close();
   });
 
   it("B goes header_sync → txhashset_download → validation → body_sync → no_sync, to A's tip", async () => {
@@ -161,4 +170,156 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
     const above = await foreignRpc(node.url, 'get_block', [ARCHIVE_HEIGHT + 1, null, null]);
     assert.ok(above.body.result?.Ok !== undefined, JSON.stringify(above.body));
   });
+
+  it("A answers a TxHashSetRequest for any hash with Epic's archive for 280: entries, Stored, 0644", async () => {
+    const peer = await EpicPeer.connect('127.0.0.1', p2pPortOf(a));
+    try {
+      const low = genesisHeader('automated').pow.totalDifficulty;
+      peer.sendHand({ totalDifficulty: low, senderAddr: wireAddr('127.0.0.1', 23_999) });
+      await peer.expect('Shake', 5_000);
+      peer.send({ type: 'TxHashSetRequest', hash: new Uint8Array(32).fill(0xee), height: 7n });
+      const reply = (await peer.expect('TxHashSetArchive', 30_000)).message;
+      const at = blocks[ARCHIVE_HEIGHT - 1]?.header as Block['header'];
+      assert.equal(toHex(reply.hash), toHex(headerHash(at, AUTO)));
+      assert.equal(reply.height, BigInt(ARCHIVE_HEIGHT));
+      const size = Number(reply.bytes);
+      // Arrival times of the attachment's bytes: no pause of a second or more mid-stream.
+      const arrivals: number[] = [];
+      let got = 0;
+      const zip = await pollUntil(
+        () => {
+          const now = Buffer.concat(peer.attachments);
+          if (now.length > got) arrivals.push(Date.now());
+          got = now.length;
+          return now;
+        },
+        (z) => z.length >= size,
+        30_000,
+        20,
+      );
+      assert.equal(zip.length, size);
+      const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number));
+      assert.ok(
+        gaps.every((g) => g < 1_000),
+        JSON.stringify(gaps),
+      );
+      const bytes = new Uint8Array(zip);
+      const entries = readZip(bytes, {
+        maxEntries: 10,
+        allowName: () => true,
+        maxEntrySize: () => 2 ** 30,
+        maxTotalSize: 2 ** 31,
+      });
+      // Never compacted (an archive node): no prune lists, the other eight in Epic's order.
+      const hash = headerHash(at, AUTO);
+      assert.deepEqual(
+        entries.map((e) => e.name),
+        archiveFileList(hash).filter((n) => !n.includes('pmmr_prun')),
+      );
+      assert.deepEqual(
+        centralModes(bytes),
+        entries.map(() => 0o100644),
+      );
+      validateArchiveMmrs(readArchive(bytes, at, AUTO), at, AUTO);
+      served = bytes;
+    } finally {
+      await peer.close();
+    }
+  });
+
+  /** A scripted node one block ahead of A (so the one asked for the archive) answering `archive`. */
+  let extraBlock: Block | undefined;
+
+  async function aheadOfA(archive: (good: ServedArchive) => ServedArchive): Promise<ChainServer> {
+    // One block on A's tip, never given to A (mined once: a second would repeat its coinbase).
+    extraBlock ??= await mineBlock(a.url);
+    const extra = extraBlock;
+    const chain = new HeldChain(
+      AUTO,
+      [genesisHeader('automated'), ...blocks.map((x) => x.header), extra.header],
+      [...blocks, extra],
+    );
+    const at = blocks[ARCHIVE_HEIGHT - 1]?.header as Block['header'];
+    const good = {
+      hash: headerHash(at, AUTO),
+      height: BigInt(ARCHIVE_HEIGHT),
+      bytes: served as Uint8Array,
+    };
+    const server = await ChainServer.start(chain, 'automated', { archive: archive(good) });
+    servers.push(server);
+    return server;
+  }
+
+  function joiner(
+    seeds: readonly number[],
+    home?: string,
+    deny: number[] = [],
+  ): Promise<NodeProcess> {
+    const list = (ports: readonly number[]) => ports.map((p) => `"127.0.0.1:${p}"`).join(', ');
+    return startNodeProcess({
+      ...(home === undefined ? {} : { home }),
+      serverLines: [CUCKATOO_ONLY, 'archive_mode = false'],
+      p2pLines: [
+        'seeding_type = "List"',
+        `peer_min_preferred_outbound_count = ${seeds.length}`,
+        `seeds = [${list(seeds)}]`,
+        `peers_deny = [${list(deny)}]`,
+      ],
+    });
+  }
+
+  /** Waits for the node to reach `server`'s tip (A's 300 blocks and the server's one more). */
+  async function finishes(n: NodeProcess, server: ChainServer): Promise<void> {
+    const want = toHex(headerHash(server.chainTip, AUTO));
+    await pollUntil(
+      () => apiTip(n.url),
+      (t) => t.last_block_pushed === want,
+      SYNC_MS,
+      250,
+    );
+    assert.deepEqual(await validateChain(n), { Ok: null });
+  }
+
+  it('a corrupt archive: sync_error, no ban, a new request, and the node finishes', async () => {
+    const bad = await aheadOfA((good) => {
+      const bytes = good.bytes.slice();
+      bytes[bytes.length >> 1] ^= 1;
+      return { ...good, bytes };
+    });
+    const n = await joiner([bad.port, p2pPortOf(a)]);
+    others.push(n);
+    await finishes(n, bad);
+    const states = await syncedStates(n);
+    assert.ok(states.includes('sync_error'), JSON.stringify(states));
+    assert.equal(events(n, 'p2p_peer_banned').length, 0);
+    assert.ok(bad.served.requests.includes('TxHashSetRequest'));
+  });
+
+  it('an archive for an unknown header: the sender is banned (BadTxHashSet), the node finishes', async () => {
+    const bad = await aheadOfA((good) => ({ ...good, hash: new Uint8Array(32).fill(9) }));
+    const n = await joiner([bad.port, p2pPortOf(a)]);
+    others.push(n);
+    await finishes(n, bad);
+    const bans = events(n, 'p2p_peer_banned');
+    assert.deepEqual(
+      bans.map((e) => [e.addr, e.reason]),
+      [[`127.0.0.1:${bad.port}`, 'BadTxHashSet']],
+    );
+  });
 });
+
+/** Unix modes of a zip's central directory entries (external attributes >> 16). */
+function centralModes(zip: Uint8Array): number[] {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const modes: number[] = [];
+  for (let i = 0; i + 46 <= zip.length; i++) {
+    if (view.getUint32(i, true) !== 0x02014b50) continue;
+    modes.push(view.getUint32(i + 38, true) >>> 16);
+    i +=
+      45 +
+      view.getUint16(i + 28, true) +
+      view.getUint16(i + 30, true) +
+      view.getUint16(i + 32, true);
+  }
+  return modes;
+}

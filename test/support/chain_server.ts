@@ -63,6 +63,17 @@ export interface Served {
 export interface ServeLimits {
   readonly headersUpTo?: bigint;
   readonly blocksUpTo?: bigint;
+  /** The answer to TxHashSetRequest (none: left unanswered, as by a node without archives). */
+  readonly archive?: ServedArchive;
+}
+
+/** A TxHashSetArchive as a scripted node sends it: its header, then `sendBytes` of `bytes`. */
+export interface ServedArchive {
+  readonly hash: Uint8Array;
+  readonly height: bigint;
+  readonly bytes: Uint8Array;
+  /** Stops after this many bytes of the attachment (a stalled transfer); default: all. */
+  readonly sendBytes?: number;
 }
 
 /** Answers one connection as Epic does until it closes. */
@@ -130,6 +141,18 @@ function answer(
       peer.send({ type: 'Block', block });
       return;
     }
+    case 'TxHashSetRequest': {
+      const a = limits.archive;
+      if (a === undefined) return;
+      peer.send({
+        type: 'TxHashSetArchive',
+        hash: a.hash,
+        height: a.height,
+        bytes: BigInt(a.bytes.length),
+      });
+      peer.sendRaw(a.bytes.subarray(0, a.sendBytes ?? a.bytes.length));
+      return;
+    }
     default:
       return; // Pong, announcements: nothing to answer
   }
@@ -143,7 +166,7 @@ export class ChainServer {
 
   private constructor(
     readonly listener: EpicListener,
-    chain: HeldChain,
+    private readonly chain: HeldChain,
     limits: ServeLimits,
   ) {
     this.accepting = (async () => {
@@ -164,6 +187,11 @@ export class ChainServer {
 
   get port(): number {
     return this.listener.port;
+  }
+
+  /** The tip header of the chain it serves. */
+  get chainTip(): BlockHeader {
+    return this.chain.tip;
   }
 
   async close(): Promise<void> {

@@ -87,3 +87,20 @@ export function localChain(opts: LocalChainOptions = {}): LocalChain {
     },
   };
 }
+
+/**
+ * `height` real blocks mined in this process on a fresh archive chain (template timestamps),
+ * the chain closed and kept: its directory, for a node to start on, and the blocks.
+ */
+export async function minedChain(height: number): Promise<{ dbRoot: string; blocks: Block[] }> {
+  const local = localChain({ archiveMode: true, templateTime: true });
+  const blocks: Block[] = [];
+  for (let i = 0; i < height; i++) {
+    const block = await local.mineBlock();
+    const r = await local.submit(block);
+    if (!('hash' in r)) throw new Error(`block ${i + 1} refused: ${JSON.stringify(r)}`);
+    blocks.push(block);
+  }
+  await local.close(true);
+  return { dbRoot: local.dbRoot, blocks };
+}
