@@ -66,7 +66,16 @@ export function kernelExcesses(home: string): string[] {
   return dumpTables(home, ['kernel_pos']).kernel_pos?.map((r) => r.split(' ')[1] ?? '') ?? [];
 }
 
-/** Hashes (hex) of every stored header. */
+/** Hashes (hex) of every stored header, sorted (rows are kept in insertion order, schema 4). */
 export function headerHashes(home: string): string[] {
-  return dumpTables(home, ['headers']).headers?.map((r) => r.split(' ')[0] ?? '') ?? [];
+  const db = openReadOnly(home);
+  try {
+    return db
+      .prepare<[], Buffer>('SELECT hash FROM headers ORDER BY hash')
+      .pluck()
+      .all()
+      .map((h) => h.toString('hex'));
+  } finally {
+    db.close();
+  }
 }
