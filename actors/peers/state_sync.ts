@@ -189,6 +189,8 @@ export class StateSyncClient {
         return;
       }
       case 'download': {
+        // The last chunk's progress, if the throttle held it back (the tick shows it anyway).
+        this.reportDownload(p.done, p.total, now, false);
         const here = peers.some((x) => x.key === p.peer.key);
         if (here && now - p.lastByte < this.opts.stallMs) return;
         this.fail(here ? `no archive bytes for ${this.opts.stallMs} ms` : 'peer left', p.peer);

@@ -63,6 +63,8 @@ export interface Served {
 export interface ServeLimits {
   readonly headersUpTo?: bigint;
   readonly blocksUpTo?: bigint;
+  /** Advertises this header's work and height instead of its tip's (a node that says less). */
+  readonly advertise?: BlockHeader;
   /** The answer to TxHashSetRequest (none: left unanswered, as by a node without archives). */
   readonly archive?: ServedArchive;
 }
@@ -83,8 +85,8 @@ export async function serveChain(
   served: Served,
   limits: ServeLimits = {},
 ): Promise<void> {
-  const td = chain.tip.pow.totalDifficulty;
-  const height = chain.headHeight;
+  const td = (limits.advertise ?? chain.tip).pow.totalDifficulty;
+  const height = limits.advertise?.height ?? chain.headHeight;
   const hand = await peer.expect('Hand', 10_000);
   peer.version = Math.min(2, hand.message.version);
   peer.sendShake({ totalDifficulty: td });
@@ -96,8 +98,10 @@ export async function serveChain(
       continue;
     }
     served.requests.push(r.message.type);
-    answer(peer, r.message, chain, served, limits);
+    // A node that stopped half way through an archive says nothing more (its socket stays open).
+    if (answer(peer, r.message, chain, served, limits) === 'silent') break;
   }
+  await peer.closedWithin(600_000).catch(() => undefined);
 }
 
 function answer(
@@ -106,8 +110,8 @@ function answer(
   chain: HeldChain,
   served: Served,
   limits: ServeLimits,
-): void {
-  const td = chain.tip.pow.totalDifficulty;
+): 'silent' | undefined {
+  const td = (limits.advertise ?? chain.tip).pow.totalDifficulty;
   const upTo = limits.headersUpTo ?? chain.headHeight;
   // Epic sends an empty list when it finds no common header; a stalling node sends nothing.
   const headers = (offset: number, locator: readonly Uint8Array[]) => {
@@ -117,7 +121,7 @@ function answer(
   };
   switch (m.type) {
     case 'Ping':
-      peer.sendPing(td, chain.headHeight, 'Pong');
+      peer.sendPing(td, limits.advertise?.height ?? chain.headHeight, 'Pong');
       return;
     case 'GetPeerAddrs':
       peer.send({ type: 'PeerAddrs', peers: [] });
@@ -151,7 +155,7 @@ function answer(
         bytes: BigInt(a.bytes.length),
       });
       peer.sendRaw(a.bytes.subarray(0, a.sendBytes ?? a.bytes.length));
-      return;
+      return a.sendBytes === undefined ? undefined : 'silent';
     }
     default:
       return; // Pong, announcements: nothing to answer

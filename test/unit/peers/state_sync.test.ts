@@ -139,14 +139,14 @@ function peer(key: string, w: number, capabilities = 0x1f): StubPeer {
 }
 
 /** A sync client with state sync on a clock the test moves. */
-function client(c: ReturnType<typeof chain>) {
+function client(c: ReturnType<typeof chain>, reportMs = 0) {
   const seen: SyncStatus[] = [];
   const logs: { event: string; fields: Record<string, unknown> }[] = [];
   const clock = { now: 0 };
   const state = new StateSyncClient(
     c.ss,
     (event, fields) => logs.push({ event, fields }),
-    { ...DEFAULT_STATE_SYNC, reportMs: 0 },
+    { ...DEFAULT_STATE_SYNC, reportMs },
     () => clock.now,
   );
   const s = new SyncClient(
@@ -214,6 +214,21 @@ describe('state sync client', () => {
       ['p2p_state_sync_target_failed'],
     );
     assert.equal(s.current.status, 'body_sync');
+  });
+
+  it('progress held back by the report throttle shows at the next step (a peer that goes quiet included)', async () => {
+    const c = chain();
+    const { s, state, step, clock } = client(c, 500);
+    const a = peer('a', 400);
+    await step([a], 0);
+    clock.now = 100;
+    assert.equal(state.archive(a, archiveMsg(10)), true);
+    assert.deepEqual(s.current, { status: 'txhashset_download', downloadedSize: 0, totalSize: 10 });
+    clock.now = 200;
+    state.chunk('a', Buffer.from('0123'), 6);
+    assert.deepEqual(s.current, { status: 'txhashset_download', downloadedSize: 0, totalSize: 10 });
+    await step([a], 1_000);
+    assert.deepEqual(s.current, { status: 'txhashset_download', downloadedSize: 4, totalSize: 10 });
   });
 
   it('the archive is accepted from the asked peer only, once; streamed to a 0600 file; the chain gets it; done → body sync', async () => {
