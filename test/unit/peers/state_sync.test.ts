@@ -1,4 +1,5 @@
-// State sync's asking side with a stub chain and stub peers (issue 19): body sync hands over when
+// State sync's asking side (issue 19), unit level: the chain and the peers are played by the
+// test (test/e2e/p2p_state_sync.test.ts runs real nodes). Body sync hands over when
 // the chain needs a txhashset, the archive is asked of the most-work peer and accepted from it
 // alone, streamed to a 0600 file with progress, handed to the chain; a stall, a silent or a lost
 // peer, or a refusal lead to a new request elsewhere; a ban only when the chain says so. Also
@@ -105,7 +106,7 @@ function chain(verdicts: Verdict[] = [{ ok: true }]) {
   return { dir, state, sync, ss };
 }
 
-interface StubPeer extends SyncPeer {
+interface TestPeer extends SyncPeer {
   readonly sent: P2pMessage[];
   readonly bans: number[];
   readonly caps: number[];
@@ -113,7 +114,7 @@ interface StubPeer extends SyncPeer {
   readonly pauses: boolean[];
 }
 
-function peer(key: string, w: number, capabilities = 0x1f): StubPeer {
+function peer(key: string, w: number, capabilities = 0x1f): TestPeer {
   const sent: P2pMessage[] = [];
   const bans: number[] = [];
   const caps: number[] = [];

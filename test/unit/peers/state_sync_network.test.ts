@@ -1,6 +1,7 @@
 // State sync through the peers network over real loopback connections, with scripted Epic peers
-// and a stub chain (issue 19): a node whose body head is far behind its header head asks its
-// most-work peer for the archive, writes the attachment that peer streams to disk with progress
+// and a chain played by the test (issue 19): a node whose body head is far behind its header
+// head asks its most-work peer for the archive, writes the attachment that peer streams to disk
+// with progress
 // and hands the file to the chain; archives from peers that were not asked end their
 // connection; a TxHashSetRequest is answered with TxHashSetArchive and the zip's bytes.
 import assert from 'node:assert/strict';
