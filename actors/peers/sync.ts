@@ -126,6 +126,8 @@ export class SyncClient {
   /** Peers that let a block request time out → until when they are passed over. */
   private readonly slowUntil = new Map<string, number>();
   private running = false;
+  /** The outbound minimum was met once: the sync never waits for peers again (Epic's). */
+  private peersMet = false;
   private again: readonly SyncPeer[] | null = null;
   /** The last header handed to the chain while pages are in it; null: read the sync head. */
   private top: Top | null = null;
@@ -363,13 +365,17 @@ export class SyncClient {
     return compareWork(best.totalDifficulty, addDifficulty(head.totalDifficulty, recent)) >= 0;
   }
 
-  /** Epic's first rule: fewer outbound peers than preferred → `awaiting_peers`, nothing asked. */
+  /**
+   * Epic's first rule, which its sync loop applies once, before it starts: fewer outbound peers
+   * than preferred → `awaiting_peers`, nothing asked. Once met, losing peers later (a ban, a
+   * drop) does not stop a sync under way.
+   */
   private awaitingPeers(peers: readonly SyncPeer[]): boolean {
     const min = this.opts.minOutbound;
-    if (min === 0 || peers.filter((p) => p.outbound).length >= min) return false;
-    this.state?.abort();
-    this.pages.clear();
-    this.forgetBlocks();
+    if (this.peersMet || min === 0 || peers.filter((p) => p.outbound).length >= min) {
+      this.peersMet = true;
+      return false;
+    }
     this.set({ status: 'awaiting_peers' });
     return true;
   }
@@ -481,19 +487,22 @@ export class SyncClient {
 }
 
 /**
- * Who to ask for blocks: peers at or above our header head (or with more work), any peer rather
- * than none; in two tiers, the prompt ones first.
+ * Who to ask for blocks, in tiers tried in order: prompt peers at or above our header head (or
+ * with more work), then prompt peers behind it (they hold most of what we miss; one that lacks
+ * a block lets it time out and turns slow), then the slow ones in the same order. A peer that
+ * went silent is thus no reason to wait while another could answer.
  */
 function bodyPeers(
   peers: readonly SyncPeer[],
   ours: Head,
   prompt: (p: SyncPeer) => boolean,
 ): SyncPeer[][] {
-  const ahead = peers.filter(
-    (p) => p.height >= ours.height || hasMoreWork(p.totalDifficulty, ours.totalDifficulty),
-  );
-  const from = ahead.length > 0 ? ahead : peers;
-  return [from.filter(prompt), from.filter((p) => !prompt(p))];
+  const isAhead = (p: SyncPeer) =>
+    p.height >= ours.height || hasMoreWork(p.totalDifficulty, ours.totalDifficulty);
+  const ahead = peers.filter(isAhead);
+  const behind = peers.filter((p) => !isAhead(p));
+  const slow = (p: SyncPeer) => !prompt(p);
+  return [ahead.filter(prompt), behind.filter(prompt), ahead.filter(slow), behind.filter(slow)];
 }
 
 function fastSync(p: SyncPeer): boolean {

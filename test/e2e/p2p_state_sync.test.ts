@@ -4,9 +4,12 @@
 // height 280, validates and imports it, body-syncs the last 20 blocks and reaches A's tip. Its
 // get_status, polled every 100 ms, moves through Epic's strings; its state then answers the API
 // as A's does, and it holds no full block below the archive header. A scripted Epic peer asks A
-// for an archive with a made-up hash and gets Epic's archive for 280. Then a fresh node meets a
-// scripted node one block ahead (so the one asked) whose archive is corrupt: sync_error, no ban,
-// a new request, and it finishes from an honest scripted node with the same chain.
+// for an archive with a made-up hash and gets Epic's archive for 280. Then fresh nodes meet a
+// scripted node one block ahead (so the one asked) whose archive is corrupt (sync_error, no
+// ban), names an unknown header (BadTxHashSet ban) or stops half way (asked elsewhere after 60 s
+// without a byte); each finishes from an honest scripted node with the same chain. Last, nodes
+// killed (SIGKILL) during the download and during validation restart in the same home and
+// finish with the same state as A.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
@@ -227,18 +230,28 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
     }
   });
 
-  /** A scripted node one block ahead of A (so the one asked for the archive) answering `archive`. */
+  /** A's chain with one block more (mined on A), as the scripted nodes hold it. */
   let extraBlock: Block | undefined;
 
+  /** A's archive for 280, as a scripted node serves it. */
+  function goodArchive(): ServedArchive {
+    const at = blocks[ARCHIVE_HEIGHT - 1]?.header as Block['header'];
+    return {
+      hash: headerHash(at, AUTO),
+      height: BigInt(ARCHIVE_HEIGHT),
+      bytes: served as Uint8Array,
+    };
+  }
+
   /**
-   * Two scripted nodes with A's chain and one block more: `bad` says so and answers with
-   * `archive(good)`; `good` says it holds only A's 300 (so it is never the most-work peer) but
-   * serves every header, block and the good archive. A itself stays out: a node would relay the
-   * extra block to it.
+   * A scripted node with A's chain and one block more, answering TxHashSetRequest with
+   * `archive`; with `short`, it says it holds only A's 300 (so it is never the most-work peer)
+   * but serves every header and block. A itself stays out: a node would relay the extra block.
    */
-  async function pair(
-    archive: (good: ServedArchive) => ServedArchive,
-  ): Promise<{ bad: ChainServer; good: ChainServer; tip: Block['header'] }> {
+  async function scripted(
+    archive: ServedArchive,
+    short = false,
+  ): Promise<{ server: ChainServer; tip: Block['header'] }> {
     extraBlock ??= await mineBlock(a.url);
     const extra = extraBlock;
     const chain = new HeldChain(
@@ -246,19 +259,21 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
       [genesisHeader('automated'), ...blocks.map((x) => x.header), extra.header],
       [...blocks, extra],
     );
-    const at = blocks[ARCHIVE_HEIGHT - 1]?.header as Block['header'];
-    const good: ServedArchive = {
-      hash: headerHash(at, AUTO),
-      height: BigInt(ARCHIVE_HEIGHT),
-      bytes: served as Uint8Array,
-    };
-    const bad = await ChainServer.start(chain, 'automated', { archive: archive(good) });
-    const honest = await ChainServer.start(chain, 'automated', {
-      archive: good,
-      advertise: blocks[HEIGHT - 1]?.header as Block['header'],
+    const server = await ChainServer.start(chain, 'automated', {
+      archive,
+      ...(short ? { advertise: blocks[HEIGHT - 1]?.header as Block['header'] } : {}),
     });
-    servers.push(bad, honest);
-    return { bad, good: honest, tip: extra.header };
+    servers.push(server);
+    return { server, tip: extra.header };
+  }
+
+  /** `bad`, one block ahead, answers `archive(good)`; `good` says less but serves all. */
+  async function pair(
+    archive: (good: ServedArchive) => ServedArchive,
+  ): Promise<{ bad: ChainServer; good: ChainServer; tip: Block['header'] }> {
+    const { server: bad, tip } = await scripted(archive(goodArchive()));
+    const { server: good } = await scripted(goodArchive(), true);
+    return { bad, good, tip };
   }
 
   function joiner(seeds: readonly number[], home?: string): Promise<NodeProcess> {
@@ -283,7 +298,8 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
       SYNC_MS,
       250,
     );
-    assert.equal(got.last_block_pushed, want);
+    const syncs = events(n, 'p2p_sync').slice(-5);
+    assert.equal(got.last_block_pushed, want, `at ${got.height}: ${JSON.stringify(syncs)}`);
     assert.deepEqual(await validateChain(n), { Ok: null });
   }
 
@@ -301,6 +317,95 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
     assert.equal(events(n, 'p2p_peer_banned').length, 0);
     assert.ok(bad.served.requests.includes('TxHashSetRequest'));
   });
+
+  it('an archive of an unknown header: the sender is banned BadTxHashSet, the node finishes', async () => {
+    const { bad, good, tip } = await pair((archive) => ({
+      ...archive,
+      hash: new Uint8Array(32).fill(0x5a),
+    }));
+    const n = await joiner([bad.port, good.port]);
+    others.push(n);
+    await finishes(n, tip);
+    assert.deepEqual(
+      events(n, 'p2p_peer_banned').map((e) => [e.addr, e.reason]),
+      [[`127.0.0.1:${bad.port}`, 'BadTxHashSet']],
+    );
+    assert.ok(good.served.requests.includes('TxHashSetRequest'));
+  });
+
+  it('a peer that stops mid-archive: another is asked within 60 s and the node finishes', async () => {
+    const { bad, good, tip } = await pair((archive) => ({
+      ...archive,
+      sendBytes: archive.bytes.length >> 1,
+    }));
+    const n = await joiner([bad.port, good.port]);
+    others.push(n);
+    await finishes(n, tip);
+    const [first, second] = events(n, 'p2p_state_sync_request');
+    assert.equal(first?.peer, `127.0.0.1:${bad.port}`);
+    assert.equal(second?.peer, `127.0.0.1:${good.port}`);
+    const archived = events(n, 'p2p_state_sync_archive')[0];
+    const waited = Date.parse(String(second?.ts)) - Date.parse(String(archived?.ts));
+    // The stall is 60 s without a byte; the new request follows at the sync's next step.
+    assert.ok(waited >= 59_000 && waited < 62_000, `asked again after ${waited} ms`);
+    assert.equal(events(n, 'p2p_peer_banned').length, 0);
+  });
+
+  it('killed during the download: restarted, the partial file goes and the node finishes', async () => {
+    const good = goodArchive();
+    const { server: stall, tip } = await scripted({ ...good, sendBytes: good.bytes.length >> 1 });
+    const n = await joiner([stall.port]);
+    const archived = await pollUntil(
+      () => events(n, 'p2p_state_sync_archive').length,
+      (k) => k > 0,
+      SYNC_MS,
+      20,
+    );
+    assert.equal(archived, 1);
+    await n.kill();
+    // Gone too (the restarted node would dial it from its peer store and wait out its stall).
+    await stall.close();
+    const { server: honest } = await scripted(good);
+    const again = await joiner([honest.port], n.home);
+    others.push(again);
+    await finishes(again, tip);
+    assert.deepEqual(
+      events(again, 'p2p_state_sync_stale_removed').map((e) => e.files),
+      [1],
+    );
+    await sameStateAsA(again);
+  });
+
+  it('killed while validating: restarted, the node takes an archive again and finishes', async () => {
+    const { server: honest, tip } = await scripted(goodArchive());
+    const n = await joiner([honest.port]);
+    const killed = new Promise<void>((resolve) => {
+      let seen = '';
+      n.proc.stderr?.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (!seen.includes('"status":"txhashset_rangeproofs_validation"')) return;
+        n.proc.kill('SIGKILL');
+        resolve();
+      });
+    });
+    await killed;
+    await n.kill();
+    assert.ok(!n.stderr().includes('"status":"txhashset_save"'), 'killed after validation');
+    const again = await joiner([honest.port], n.home);
+    others.push(again);
+    await finishes(again, tip);
+    assert.equal(events(again, 'p2p_state_sync_done').length, 1);
+    await sameStateAsA(again);
+  });
+
+  /** Unspent outputs up to A's tip as A's, and no block below the archive header. */
+  async function sameStateAsA(n: NodeProcess): Promise<void> {
+    const ours = await foreignRpc(n.url, 'get_unspent_outputs', [1, HEIGHT, 1000, true]);
+    const theirs = await foreignRpc(a.url, 'get_unspent_outputs', [1, HEIGHT, 1000, true]);
+    assert.deepEqual(ours, theirs);
+    const below = await foreignRpc(n.url, 'get_block', [ARCHIVE_HEIGHT - 1, null, null]);
+    assert.deepEqual(below.body.result, { Err: 'NotFound' });
+  }
 });
 
 /** Unix modes of a zip's central directory entries (external attributes >> 16). */

@@ -199,6 +199,7 @@ export class ChainServer {
   }
 
   async close(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
     await this.listener.close();
     await this.accepting;

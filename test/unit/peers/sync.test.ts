@@ -213,7 +213,7 @@ describe('sync client', () => {
     assert.deepEqual(s.current, { status: 'no_sync' });
   });
 
-  it('awaiting_peers until enough outbound peers, then header sync', async () => {
+  it('awaiting_peers until enough outbound peers, then header sync, which losing peers does not stop', async () => {
     const c = chain({ head: head(5), headerHead: head(5) });
     const { s, seen } = client(c, { minOutbound: 2 });
     assert.deepEqual(s.current, { status: 'awaiting_peers' });
@@ -224,8 +224,15 @@ describe('sync client', () => {
     assert.deepEqual(seen, []);
     await s.step([a, inbound, peer('b', 900)], 1_000);
     assert.deepEqual(seen, [{ status: 'header_sync', currentHeight: 5n, highestHeight: 900n }]);
+    // Epic waits for its outbound peers once, before its sync loop starts.
     await s.step([inbound], 2_000);
-    assert.deepEqual(seen.at(-1), { status: 'awaiting_peers' });
+    assert.deepEqual(seen.at(-1), {
+      status: 'header_sync',
+      currentHeight: 5n,
+      highestHeight: 900n,
+    });
+    await s.step([inbound], 40_000);
+    assert.deepEqual(inbound.sent, [{ type: 'GetHeadersFastSync', offset: 0, locator: LOCATOR }]);
   });
 
   it('a reply from the asked peer goes to the chain; empty or invalid batches ban it; others are ignored', async () => {
@@ -299,6 +306,19 @@ describe('sync client', () => {
     await s.step([silent, good], BLOCK_REQUEST_MS);
     // The silent peer's requests expired: the whole window goes to the peer that answers.
     assert.deepEqual([silent.sent.length, good.sent.length], [BODY_WINDOW / 2, BODY_WINDOW * 1.5]);
+  });
+
+  it('a silent peer ahead of us: its blocks go to a prompt peer behind the header head', async () => {
+    const missing = Array.from({ length: 21 }, (_, i) => Uint8Array.from([0, i]));
+    const c = chain({ head: head(280), headerHead: head(301), missing });
+    const { s } = client(c);
+    // The silent one says 301 (the header head); the honest one 300, one block short.
+    const [silent, honest] = [peer('s', 301), peer('h', 300)];
+    await s.step([silent, honest], 0);
+    assert.deepEqual([silent.sent.length, honest.sent.length], [21, 0]);
+    await s.step([silent, honest], BLOCK_REQUEST_MS);
+    assert.deepEqual([silent.sent.length, honest.sent.length], [21, 21]);
+    assert.deepEqual(honest.sent, silent.sent);
   });
 
   it('three quick peers and a slow chain: every page is asked for exactly once', async () => {
