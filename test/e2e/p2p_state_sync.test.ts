@@ -24,7 +24,7 @@ import { validateChain } from '../support/crash_life.js';
 import { EpicPeer, wireAddr } from '../support/epic_peer.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
 import { minedChain } from '../support/local_chain.js';
-import { AUTO, apiTip, foreignRpc, mineBlock, ownerText } from '../support/miner.js';
+import { AUTO, apiTip, foreignRpc, mineBlock, ownerText, submit } from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -174,12 +174,21 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
     assert.ok(above.body.result?.Ok !== undefined, JSON.stringify(above.body));
   });
 
-  it("A answers a TxHashSetRequest for any hash with Epic's archive for 280: entries, Stored, 0644", async () => {
+  it("A answers a TxHashSetRequest for any hash with Epic's archive for 280: entries, Stored, 0644, no pause while RandomX verifies", async () => {
     const peer = await EpicPeer.connect('127.0.0.1', p2pPortOf(a));
     try {
       const low = genesisHeader('automated').pow.totalDifficulty;
       peer.sendHand({ totalDifficulty: low, senderAddr: wireAddr('127.0.0.1', 23_999) });
       await peer.expect('Shake', 5_000);
+      // RandomX verifications under way in A's pool while it streams: blocks whose proofs
+      // name new seeds (each a cache to build); they fail, but only after the verification.
+      const randomx = [1, 2, 3, 4].map((k) =>
+        submit(a.url, randomXBlock(blocks[HEIGHT - 1] as Block, k)).then((r) => ({
+          r,
+          at: Date.now(),
+        })),
+      );
+      await new Promise((r) => setTimeout(r, 50));
       peer.send({ type: 'TxHashSetRequest', hash: new Uint8Array(32).fill(0xee), height: 7n });
       const reply = (await peer.expect('TxHashSetArchive', 30_000)).message;
       const at = blocks[ARCHIVE_HEIGHT - 1]?.header as Block['header'];
@@ -201,6 +210,15 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
         20,
       );
       assert.equal(zip.length, size);
+      const verified = await Promise.all(randomx);
+      assert.deepEqual(
+        verified.map((v) => v.r.body.result),
+        verified.map(() => ({ Err: { Internal: 'Invalid PoW' } })),
+      );
+      assert.ok(
+        verified.some((v) => v.at > (arrivals.at(-1) as number)),
+        'a RandomX verification outlasted the stream',
+      );
       const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] as number));
       assert.ok(
         gaps.every((g) => g < 1_000),
@@ -407,6 +425,28 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
     assert.deepEqual(below.body.result, { Err: 'NotFound' });
   }
 });
+
+/**
+ * A block on top of `tip` whose header claims a RandomX proof under seed `k` (never seen, so
+ * verifying it builds a RandomX cache): the proof is wrong, which only the verification shows.
+ */
+function randomXBlock(tip: Block, k: number): Block {
+  const h = tip.header;
+  return {
+    ...tip,
+    header: {
+      ...h,
+      height: h.height + 1n,
+      prevHash: headerHash(h, AUTO),
+      timestamp: h.timestamp + 60,
+      pow: {
+        ...h.pow,
+        proof: { kind: 'RandomX', hash: new Uint8Array(32) },
+        seed: new Uint8Array(32).fill(k),
+      },
+    },
+  };
+}
 
 /** Unix modes of a zip's central directory entries (external attributes >> 16). */
 function centralModes(zip: Uint8Array): number[] {
