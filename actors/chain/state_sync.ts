@@ -14,6 +14,7 @@ import { readArchive, shortHash } from '../../core/txhashset/archive.js';
 import { TxHashSetError } from '../../core/txhashset/errors.js';
 import { validateArchiveMmrs } from '../../core/txhashset/validate.js';
 import type { BlockHeader } from '../../core/types/block.js';
+import type { Output, TxKernel } from '../../core/types/transaction.js';
 import type { ArchiveJob } from './archive_worker.js';
 import { ChainError } from './errors.js';
 import { onHeaderChain } from './header_sync.js';
@@ -57,6 +58,12 @@ const ARCHIVE_MAX_AGE_MS = 24 * 3600 * 1000;
 /** Epic's batch sizes for range proofs and kernel signatures; progress moves per batch. */
 const PROOF_BATCH = 1000;
 const KERNEL_BATCH = 5000;
+/**
+ * Batches handed to the worker pool ahead of the one awaited: two keep the workers fed (the
+ * next batch is queued when one ends) while bounding the jobs held to a few hundred of the
+ * pool's capacity (a batch of 5,000 signatures is 79 jobs).
+ */
+const BATCHES_IN_FLIGHT = 2;
 
 /** Epic's archive height: `height − threshold`, rounded down to the interval (0 at least). */
 export function archiveHeight(height: bigint, params: ChainParams): bigint {
@@ -204,35 +211,67 @@ async function validate(
     throw e;
   }
   const state: ArchiveState = { header: at.header, headers, mmrs };
-  const sums = kernelSums(state, params);
+  // Decoded once: the sums and both kinds of batches read the same outputs and kernels.
   const { outputs, kernels } = unspentOutputs(state, params);
-  for (let i = 0; i < outputs.length; i += PROOF_BATCH) {
-    progress({ status: 'txhashset_rangeproofs_validation', done: i, total: outputs.length });
-    const slice = outputs.slice(i, i + PROOF_BATCH);
-    const v = await verifier.body({
-      header: at.header,
-      body: { inputs: [], outputs: slice, kernels: [] },
-    });
-    if (v.rangeProofs.some((r) => r !== null))
-      throw new ChainError('Other', 'archive: invalid range proof');
-  }
-  progress({
-    status: 'txhashset_rangeproofs_validation',
-    done: outputs.length,
-    total: outputs.length,
-  });
-  for (let i = 0; i < kernels.length; i += KERNEL_BATCH) {
-    progress({ status: 'txhashset_kernels_validation', done: i, total: kernels.length });
-    const slice = kernels.slice(i, i + KERNEL_BATCH);
-    const v = await verifier.body({
-      header: at.header,
-      body: { inputs: [], outputs: [], kernels: slice },
-    });
-    if (v.kernels.some((r) => r !== null))
-      throw new ChainError('Other', 'archive: invalid kernel signature');
-  }
-  progress({ status: 'txhashset_kernels_validation', done: kernels.length, total: kernels.length });
+  const sums = kernelSums(state, outputs, kernels, params);
+  const proofsValid = await verifyInBatches(
+    outputs,
+    PROOF_BATCH,
+    async (batch) => {
+      const v = await verifier.body({
+        header: at.header,
+        body: { inputs: [], outputs: batch, kernels: [] },
+      });
+      return v.rangeProofs.every((r) => r === null);
+    },
+    (done) => progress({ status: 'txhashset_rangeproofs_validation', done, total: outputs.length }),
+  );
+  if (!proofsValid) throw new ChainError('Other', 'archive: invalid range proof');
+  const kernelsValid = await verifyInBatches(
+    kernels,
+    KERNEL_BATCH,
+    async (batch) => {
+      const v = await verifier.body({
+        header: at.header,
+        body: { inputs: [], outputs: [], kernels: batch },
+      });
+      return v.kernels.every((r) => r === null);
+    },
+    (done) => progress({ status: 'txhashset_kernels_validation', done, total: kernels.length }),
+  );
+  if (!kernelsValid) throw new ChainError('Other', 'archive: invalid kernel signature');
   return { ...state, sums };
+}
+
+/**
+ * Verifies `items` in Epic's batches of `size`, reporting `done` before each batch's verdict is
+ * awaited and `items.length` at the end (the same reports, in the same order, as one batch at a
+ * time). BATCHES_IN_FLIGHT batches are with the pool at once: awaiting one at a time left the
+ * workers idle at every batch's end, while its last job finished and while this thread encoded
+ * the next batch. False at the first batch with an invalid item; batches still in flight then
+ * finish in the pool unread.
+ */
+async function verifyInBatches<T>(
+  items: readonly T[],
+  size: number,
+  verify: (batch: T[]) => Promise<boolean>,
+  report: (done: number) => void,
+): Promise<boolean> {
+  const pending: Promise<boolean>[] = [];
+  let next = 0;
+  for (let done = 0; done < items.length; done += size) {
+    while (next < items.length && pending.length < BATCHES_IN_FLIGHT) {
+      const batch = verify(items.slice(next, next + size));
+      // Awaited in order below; one left unread after an earlier failure must not go unhandled.
+      batch.catch(() => undefined);
+      pending.push(batch);
+      next += size;
+    }
+    report(done);
+    if (!(await (pending.shift() as Promise<boolean>))) return false;
+  }
+  report(items.length);
+  return true;
 }
 
 /** The header chain's headers 0…height, ascending (the kernel history is checked against them). */
@@ -248,8 +287,12 @@ function headersUpTo(store: ChainStore, height: bigint): BlockHeader[] {
 }
 
 /** Epic's kernel sums over the whole state: the block sums of the archive header. */
-function kernelSums(state: ArchiveState, params: ChainParams): NonNullable<ArchiveState['sums']> {
-  const { outputs, kernels } = unspentOutputs(state, params);
+function kernelSums(
+  state: ArchiveState,
+  outputs: readonly Output[],
+  kernels: readonly TxKernel[],
+  params: ChainParams,
+): NonNullable<ArchiveState['sums']> {
   const overage = totalOverageAtHeight(params.type, state.header.height);
   try {
     return verifyKernelSums(

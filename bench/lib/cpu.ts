@@ -44,3 +44,38 @@ export function endedChildrenCpuMs(): number {
     return Number.NaN;
   }
 }
+
+/**
+ * CPU milliseconds every CPU of the machine has been busy so far, all processes together
+ * (Linux's /proc/stat: user, nice, system, irq, softirq and steal, the time a hypervisor gave
+ * to other guests); less this process's own CPU over a span, it shows how much else ran. NaN
+ * where /proc is not available.
+ */
+export function machineBusyMs(): number {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    const f = line.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = f;
+    return ((user + nice + system + irq + softirq + steal) * 1000) / clockTicks();
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * Waits until the rest of the machine used at most `cores` over a one-second sample, or
+ * `maxSeconds` passed; resolves with the seconds waited. A bench comparing pool sizes on a
+ * shared machine starts each run in a quiet spell rather than inside another job's burst.
+ */
+export async function waitForQuiet(cores: number, maxSeconds: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const own0 = process.cpuUsage();
+    const machine0 = machineBusyMs();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const own = process.cpuUsage(own0);
+    const others = (machineBusyMs() - machine0 - (own.user + own.system) / 1000) / 1000;
+    const waited = (performance.now() - started) / 1000;
+    if (!(others > cores) || waited >= maxSeconds) return waited;
+  }
+}

@@ -78,8 +78,28 @@ class WindowSource implements HeaderSource {
   }
 }
 
-/** The header the facts call for, with `prevRoot` and time; its proof still to be found. */
-function unsolved(facts: NextBlockFacts, prevRoot: Uint8Array, timestamp: number): BlockHeader {
+/** What a header commits to of its block's body: roots, sizes and the kernel offset. */
+export type BodyCommitments = Pick<
+  BlockHeader,
+  | 'outputRoot'
+  | 'rangeProofRoot'
+  | 'kernelRoot'
+  | 'totalKernelOffset'
+  | 'outputMmrSize'
+  | 'kernelMmrSize'
+>;
+
+/**
+ * The header the facts call for, with `prevRoot` and time; its proof still to be found. The body
+ * commitments are zero unless given (header sync never reads them; bench/lib/state_sync_archive.ts
+ * gives the roots of its synthetic archive).
+ */
+export function unsolved(
+  facts: NextBlockFacts,
+  prevRoot: Uint8Array,
+  timestamp: number,
+  body?: BodyCommitments,
+): BlockHeader {
   const zero = new Uint8Array(32);
   return {
     version: facts.version,
@@ -93,6 +113,7 @@ function unsolved(facts: NextBlockFacts, prevRoot: Uint8Array, timestamp: number
     totalKernelOffset: zero,
     outputMmrSize: 0n,
     kernelMmrSize: 0n,
+    ...body,
     pow: {
       totalDifficulty: facts.totalDifficulty,
       secondaryScaling: facts.secondaryScaling,
@@ -109,7 +130,10 @@ function unsolved(facts: NextBlockFacts, prevRoot: Uint8Array, timestamp: number
  * The first nonce from 0 whose graph has a 4-cycle reaching the header's target (the increase
  * of total difficulty for the proof's algorithm, as checkDifficulty compares).
  */
-function solve(header: BlockHeader, facts: NextBlockFacts): { header: BlockHeader; tries: number } {
+export function solve(
+  header: BlockHeader,
+  facts: NextBlockFacts,
+): { header: BlockHeader; tries: number } {
   const edgeBits = AUTO.minEdgeBits;
   let found: BlockHeader | null = null;
   const mined = mineCuckatoo(prePow(header, AUTO), edgeBits, AUTO.proofSize, {
