@@ -15,16 +15,25 @@ import { after, before, describe, it } from 'node:test';
 import { toHex } from '../../core/bytes.js';
 import { genesisHeader } from '../../core/genesis.js';
 import { headerHash } from '../../core/ser/header.js';
-import { archiveFileList, readArchive } from '../../core/txhashset/archive.js';
+import { archiveFileList, readArchive, shortHash } from '../../core/txhashset/archive.js';
 import { validateArchiveMmrs } from '../../core/txhashset/validate.js';
 import { readZip } from '../../core/txhashset/zip.js';
 import type { Block } from '../../core/types/block.js';
+import { bagPeaks, hashFile, roaringValues, walkStored } from '../support/archive_walk.js';
 import { ChainServer, HeldChain, type ServedArchive } from '../support/chain_server.js';
 import { validateChain } from '../support/crash_life.js';
 import { EpicPeer, wireAddr } from '../support/epic_peer.js';
 import { CUCKATOO_ONLY } from '../support/killable_node.js';
 import { minedChain } from '../support/local_chain.js';
-import { AUTO, apiTip, foreignRpc, mineBlock, ownerText, submit } from '../support/miner.js';
+import {
+  AUTO,
+  apiTip,
+  foreignOk,
+  foreignRpc,
+  mineBlock,
+  ownerText,
+  submit,
+} from '../support/miner.js';
 import {
   basic,
   type NodeProcess,
@@ -246,6 +255,58 @@ describe('a node joining at height 300 state-syncs from an mwnode peer', {
     } finally {
       await peer.close();
     }
+  });
+
+  it("an independent reading of A's archive: sizes, roots, leaf hashes and leaf set as A's API shows its state", async () => {
+    const files = walkStored(served as Uint8Array);
+    const tip = blocks[HEIGHT - 1]?.header as Block['header'];
+    const at = blocks[ARCHIVE_HEIGHT - 1]?.header as Block['header'];
+    const v1 = async (path: string) => {
+      const r = await fetch(`${a.url}${path}`, {
+        headers: { authorization: basic(ownerSecret(a.home)) },
+      });
+      assert.equal(r.status, 200, path);
+      return (await r.json()) as unknown;
+    };
+    const hashes = (kind: string) => hashFile(files.get(`${kind}/pmmr_hash.bin`) as Uint8Array);
+    // Epic's files run to the tip at the build (A's 300, whose header roots they must give);
+    // the leaf sets are rewound to 280.
+    const [output, rangeproof, kernel] = ['output', 'rangeproof', 'kernel'].map(hashes);
+    assert.deepEqual(
+      [output?.length, rangeproof?.length, kernel?.length],
+      [tip.outputMmrSize, tip.outputMmrSize, tip.kernelMmrSize].map(Number),
+    );
+    assert.equal(toHex(bagPeaks(kernel ?? [], kernel?.length ?? 0)), toHex(tip.kernelRoot));
+    assert.equal(
+      toHex(bagPeaks(rangeproof ?? [], rangeproof?.length ?? 0)),
+      toHex(tip.rangeProofRoot),
+    );
+    const unspent = (await foreignOk(a.url, 'get_unspent_outputs', [
+      1,
+      Number(tip.outputMmrSize),
+      1000,
+      false,
+    ])) as {
+      outputs: Array<{ mmr_index: number }>;
+    };
+    const positions = unspent.outputs.map((o) => o.mmr_index);
+    const last = (await v1(`/v1/txhashset/lastoutputs?n=${positions.length}`)) as Array<{
+      hash: string;
+    }>;
+    // The last leaves, newest first (Epic's order).
+    assert.deepEqual(
+      positions.map((p) => toHex(output?.[p - 1] as Uint8Array)).reverse(),
+      last.map((n) => n.hash),
+    );
+    // Coinbase-only blocks: unspent at 280 is every leaf up to its size, and Epic's rewind
+    // keeps the set's highest position (the tip's coinbase).
+    const leaves = roaringValues(
+      files.get(`output/pmmr_leaf.bin.${shortHash(headerHash(at, AUTO))}`) as Uint8Array,
+    );
+    assert.deepEqual(leaves, [
+      ...positions.filter((p) => p <= Number(at.outputMmrSize)),
+      positions.at(-1),
+    ]);
   });
 
   /** A's chain with one block more (mined on A), as the scripted nodes hold it. */
