@@ -5,21 +5,17 @@
 // The asker's chain is played by the bench, as in the peers' own network test: its body head is
 // far behind its header head and it says a txhashset is needed; its `write` (where the node's
 // chain would validate) records the time and keeps the file for the validation runs.
+
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Listener } from '../../actors/peers/listener.js';
-import { Network } from '../../actors/peers/network.js';
 import { DEFAULT_STATE_SYNC, StateSyncClient } from '../../actors/peers/state_sync.js';
 import { PeerStore } from '../../actors/peers/store.js';
 import { DEFAULT_SYNC, SyncClient } from '../../actors/peers/sync.js';
-import { chainParams } from '../../core/chain_type.js';
-import { genesisHeader } from '../../core/genesis.js';
-import { headerHash } from '../../core/ser/header.js';
+import { loopbackListener, loopbackNetwork } from '../../test/support/loopback_network.js';
 import type { ServerEvent, ServerJob } from './state_sync_server.js';
 
-const PARAMS = chainParams('automated');
 const work = (n: number) => ({ cuckaroo: 0n, cuckatoo: BigInt(n), randomx: 0n, progpow: 0n });
 /** The whole download may take this long before the bench gives up. */
 const DOWNLOAD_LIMIT_MS = 300_000;
@@ -104,45 +100,16 @@ export async function downloadArchive(
     Date.now,
     state,
   );
-  const network = new Network(
+  const network = loopbackNetwork(
     {
-      mainnet: false,
-      params: PARAMS,
-      genesis: headerHash(genesisHeader('automated'), PARAMS),
       userAgent: 'MW/mwnode bench',
-      capabilities: 0x1f,
-      host: '127.0.0.1',
       handshakeTimeoutMs: 5_000,
-      pingIntervalMs: 60_000,
-      maxInbound: 8,
-      maxOutbound: 8,
-      listenerBuffer: 4,
-      allow: null,
-      deny: [],
-      stuckAfterMs: 60_000,
       head: { totalDifficulty: work(1), height: 0n },
-      sources: null,
-      relay: null,
-      txRelay: null,
       sync,
-      archives: null,
-      onChange: () => {},
-      log: () => {},
     },
     store,
-    () => Math.floor(Date.now() / 1000),
   );
-  const listener = await Listener.start(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      params: PARAMS,
-      handshakeTimeoutMs: 5_000,
-      maxPending: 8,
-      log: () => {},
-    },
-    network,
-  );
+  const listener = await loopbackListener(network, 5_000);
   // The peers actor steps its sync every second; so does the bench.
   const ticker = setInterval(() => void network.syncStep().catch(() => undefined), 1_000);
   const job: ServerJob = { port: listener.port, file, size, hash, height, work: 1000 };

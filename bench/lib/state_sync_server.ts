@@ -2,17 +2,15 @@
 // peers actor has its own thread in a node): our peers layer (Network) with our ArchiveServer,
 // dialling the asking node on loopback and advertising more work, so the asker's state sync
 // requests the archive of it; the archive file is streamed from disk as a node serves it.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Network } from '../../actors/peers/network.js';
 import { ArchiveServer } from '../../actors/peers/serve_archive.js';
 import { PeerStore } from '../../actors/peers/store.js';
-import { chainParams } from '../../core/chain_type.js';
-import { genesisHeader } from '../../core/genesis.js';
-import { headerHash } from '../../core/ser/header.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
+import { loopbackNetwork } from '../../test/support/loopback_network.js';
 
 export interface ServerJob {
   /** The asking node's listening port on 127.0.0.1. */
@@ -30,8 +28,6 @@ export type ServerEvent =
   | { readonly event: string; readonly fields: Record<string, unknown> }
   | { readonly event: 'closed' };
 
-const PARAMS = chainParams('automated');
-
 if (parentPort !== null) {
   const port = parentPort;
   const job = workerData as ServerJob;
@@ -41,39 +37,21 @@ if (parentPort !== null) {
   const post = (event: string, fields: Record<string, unknown>) => {
     if (event.includes('archive') || event.includes('dial')) port.postMessage({ event, fields });
   };
-  const network = new Network(
+  const network = loopbackNetwork(
     {
-      mainnet: false,
-      params: PARAMS,
-      genesis: headerHash(genesisHeader('automated'), PARAMS),
       userAgent: 'MW/mwnode bench archive server',
-      capabilities: 0x1f,
-      host: '127.0.0.1',
       handshakeTimeoutMs: 5_000,
-      pingIntervalMs: 60_000,
-      maxInbound: 8,
-      maxOutbound: 8,
-      listenerBuffer: 4,
-      allow: null,
-      deny: [],
-      stuckAfterMs: 60_000,
       head: {
         totalDifficulty: { cuckaroo: 0n, cuckatoo: BigInt(job.work), randomx: 0n, progpow: 0n },
         height: job.height + 1000n,
       },
-      sources: null,
-      relay: null,
-      txRelay: null,
-      sync: null,
       archives: new ArchiveServer(
         async () => ({ hash: job.hash, height: job.height, path: job.file, size: job.size }),
         post,
       ),
-      onChange: () => {},
       log: post,
     },
     store,
-    () => Math.floor(Date.now() / 1000),
   );
   port.on('message', (m: unknown) => {
     if (m !== 'close') return;

@@ -2,20 +2,18 @@
 // a store in a temporary directory, scripted Epic peers): a peer behind us whose difficulty has
 // not moved for the stuck time is disconnected and left Defunct; one ahead of us stays; peers
 // beyond peer_max_inbound_count are disconnected.
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { Listener } from '../../../actors/peers/listener.js';
 import type { ConnectedPeer } from '../../../actors/peers/messages.js';
-import { Network } from '../../../actors/peers/network.js';
 import { PeerStore } from '../../../actors/peers/store.js';
 import { DEFUNCT, HEALTHY } from '../../../actors/peers/types.js';
-import { chainParams } from '../../../core/chain_type.js';
-import { EpicPeer, genesisHashOf, wireAddr } from '../../support/epic_peer.js';
+import { EpicPeer, wireAddr } from '../../support/epic_peer.js';
+import { loopbackListener, loopbackNetwork } from '../../support/loopback_network.js';
 
-const PARAMS = chainParams('automated');
 const OURS = { cuckaroo: 0n, cuckatoo: 100n, randomx: 0n, progpow: 0n };
 const cleanup: (() => Promise<void> | void)[] = [];
 
@@ -23,46 +21,18 @@ async function setup(o: { stuckAfterMs: number; maxInbound: number }) {
   const dir = mkdtempSync(join(tmpdir(), 'mwnode-network-'));
   const store = new PeerStore(dir);
   let published: ConnectedPeer[] = [];
-  const network = new Network(
+  const network = loopbackNetwork(
     {
-      mainnet: false,
-      params: PARAMS,
-      genesis: genesisHashOf('automated'),
-      userAgent: 'MW/mwnode test',
-      capabilities: 0x1f,
-      host: '127.0.0.1',
-      handshakeTimeoutMs: 2_000,
-      pingIntervalMs: 60_000,
       maxInbound: o.maxInbound,
-      maxOutbound: 8,
-      listenerBuffer: 4,
-      allow: null,
-      deny: [],
       stuckAfterMs: o.stuckAfterMs,
       head: { totalDifficulty: OURS, height: 10n },
-      sources: null,
-      relay: null,
-      txRelay: null,
-      sync: null,
       onChange: (list) => {
         published = list;
       },
-      log: () => {},
     },
     store,
-    () => Math.floor(Date.now() / 1000),
   );
-  const listener = await Listener.start(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      params: PARAMS,
-      handshakeTimeoutMs: 2_000,
-      maxPending: 8,
-      log: () => {},
-    },
-    network,
-  );
+  const listener = await loopbackListener(network);
   cleanup.push(async () => {
     network.close();
     await listener.close();

@@ -4,21 +4,21 @@
 // with progress
 // and hands the file to the chain; archives from peers that were not asked end their
 // connection; a TxHashSetRequest is answered with TxHashSetArchive and the zip's bytes.
+
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { Listener } from '../../../actors/peers/listener.js';
-import { Network } from '../../../actors/peers/network.js';
 import { ArchiveServer } from '../../../actors/peers/serve_archive.js';
 import { DEFAULT_STATE_SYNC, StateSyncClient } from '../../../actors/peers/state_sync.js';
 import { PeerStore } from '../../../actors/peers/store.js';
 import { DEFAULT_SYNC, SyncClient, type SyncStatus } from '../../../actors/peers/sync.js';
 import { chainParams } from '../../../core/chain_type.js';
 import { encodeFrame } from '../../../core/p2p/msg.js';
-import { EpicPeer, genesisHashOf, wireAddr } from '../../support/epic_peer.js';
+import { EpicPeer, wireAddr } from '../../support/epic_peer.js';
+import { loopbackListener, loopbackNetwork } from '../../support/loopback_network.js';
 import { pollUntil } from '../../support/poll.js';
 
 const PARAMS = chainParams('automated');
@@ -80,48 +80,18 @@ async function setup() {
     Date.now,
     state,
   );
-  const network = new Network(
+  const network = loopbackNetwork(
     {
-      mainnet: false,
-      params: PARAMS,
-      genesis: genesisHashOf('automated'),
-      userAgent: 'MW/mwnode test',
-      capabilities: 0x1f,
-      host: '127.0.0.1',
-      handshakeTimeoutMs: 2_000,
-      pingIntervalMs: 60_000,
-      maxInbound: 8,
-      maxOutbound: 8,
-      listenerBuffer: 4,
-      allow: null,
-      deny: [],
-      stuckAfterMs: 60_000,
       head: { totalDifficulty: work(10), height: 10n },
-      sources: null,
-      relay: null,
-      txRelay: null,
       sync,
       archives: new ArchiveServer(
         async () => ({ hash: TARGET_HASH, height: 120n, path: served, size: servedBytes.length }),
         () => {},
       ),
-      onChange: () => {},
-      log: () => {},
     },
     store,
-    () => Math.floor(Date.now() / 1000),
   );
-  const listener = await Listener.start(
-    {
-      host: '127.0.0.1',
-      port: 0,
-      params: PARAMS,
-      handshakeTimeoutMs: 2_000,
-      maxPending: 8,
-      log: () => {},
-    },
-    network,
-  );
+  const listener = await loopbackListener(network);
   cleanup.push(async () => {
     network.close();
     await listener.close();
