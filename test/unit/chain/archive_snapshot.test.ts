@@ -6,12 +6,13 @@
 // goes on with the blocks to 140.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { snapshotArchive } from '../../../actors/chain/archive_snapshot.js';
 import {
+  archiveForPeers,
   archiveHeight,
   type StateSyncProgress,
   stateSyncTarget,
@@ -76,6 +77,34 @@ describe("the archive our chain serves is Epic's", { timeout: 300_000 }, () => {
 
   it('a header off the head chain, or unknown, is refused', () => {
     assert.throws(() => snapshotArchive(db, new Uint8Array(32).fill(7), USER), /is not stored/);
+  });
+
+  it("archiveForPeers: Epic's zip for 120 in the chain directory, reused, other archives gone after a day", async () => {
+    const dir = usernet.dbRoot;
+    const stale = join(dir, 'txhashset_snapshot_aaaaaaaaaaaa.zip');
+    const recent = join(dir, 'txhashset_snapshot_bbbbbbbbbbbb.zip');
+    writeFileSync(stale, 'old');
+    writeFileSync(recent, 'new');
+    const twoDaysAgo = (Date.now() - 2 * 24 * 3600 * 1000) / 1000;
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
+    const first = await archiveForPeers(usernet.service);
+    assert.deepEqual(
+      { ...first, hash: toHex(first.hash) },
+      {
+        hash: HASH_120,
+        height: 120n,
+        path: join(dir, 'txhashset_snapshot_1d9804e66f0f.zip'),
+        size: GOLDEN.length,
+      },
+    );
+    assert.equal(sha(readFileSync(first.path)), sha(GOLDEN));
+    assert.deepEqual([existsSync(stale), existsSync(recent)], [false, true]);
+    // Reused: the same file, not written again.
+    const built = statSync(first.path).mtimeMs;
+    const again = await archiveForPeers(usernet.service);
+    assert.equal(again.path, first.path);
+    assert.equal(statSync(again.path).mtimeMs, built);
+    rmSync(recent);
   });
 
   describe('taking it in', () => {
