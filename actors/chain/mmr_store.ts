@@ -325,6 +325,13 @@ export class SqliteMmrBackend implements MmrBackend {
   }
 }
 
+/** What follows SQLite's transactions in memory: marked at begin, restored or released after. */
+export interface Journaled {
+  mark(): void;
+  restore(): void;
+  release(): void;
+}
+
 /**
  * Runs `fn` in a transaction of `db` (a savepoint when one is open) with `backends` marked, so
  * that a throw leaves each backend's in-memory state as SQLite rolls it back. Rebuild any `Mmr`
@@ -332,7 +339,7 @@ export class SqliteMmrBackend implements MmrBackend {
  */
 export function mmrTransaction<T>(
   db: Database.Database,
-  backends: readonly SqliteMmrBackend[],
+  backends: readonly Journaled[],
   fn: () => T,
 ): T {
   for (const b of backends) b.mark();

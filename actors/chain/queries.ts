@@ -22,6 +22,9 @@ import {
   locatedKernel,
   outputListing,
   outputPrintable,
+  type PrintedParts,
+  printedOutput,
+  rangeProofHash,
 } from '../../core/serde/printable_output.js';
 import { kernelToJson } from '../../core/serde/transaction.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
@@ -29,6 +32,7 @@ import type { Output, OutputFeatures } from '../../core/types/transaction.js';
 import type { BlockRef, ChainRead, ReadResult } from './messages.js';
 import type { ChainStore, StoredHeader } from './store.js';
 import type { CommitPos, TxHashSet } from './txhashset.js';
+import type { UnspentAt } from './unspent_index.js';
 
 /** Epic's clamp on `max` for unspent-output listings. */
 export const MAX_OUTPUT_LISTING = 10_000n;
@@ -70,6 +74,8 @@ function backendAt(backend: MmrBackend, size: bigint): MmrBackend {
 
 export class ChainQueries {
   private readonly store: ChainStore;
+  /** Printable parts of unspent outputs asked about, by their index entries. */
+  private readonly printed = new WeakMap<UnspentAt, PrintedParts>();
 
   constructor(store: ChainStore) {
     this.store = store;
@@ -233,9 +239,44 @@ export class ChainQueries {
     return { output: { features, commit, proof: rp.subarray(PROOF_PREFIX) }, at };
   }
 
+  /**
+   * An unspent output's printable parts without its proof or Merkle proof, kept for as long as
+   * the index keeps its entry (a spend or a rewind replaces it): a wallet asks about the same
+   * outputs at every refresh, and then no MMR read is needed.
+   */
+  private printedUnspent(commit: Uint8Array): PrintedParts | undefined {
+    const at = this.txhashset.unspentAt(commit);
+    if (at === undefined) return undefined;
+    const cached = this.printed.get(at);
+    if (cached !== undefined) return cached;
+    const pos = BigInt(at.pos);
+    const id = this.txhashset.outputMmr.data(pos);
+    const rp = this.txhashset.rangeProofMmr.data(pos);
+    if (id === null || rp === null || !equalBytes(id.subarray(1), commit)) return undefined;
+    const parts: PrintedParts = {
+      outputType: id[0] === 1 ? 'Coinbase' : 'Transaction',
+      commit: toHex(commit),
+      proof: null,
+      proofHash: toHex(rangeProofHash(rp.subarray(PROOF_PREFIX))),
+      unspentHeight: BigInt(at.height),
+      merkleProof: null,
+      mmrIndex: pos,
+    };
+    this.printed.set(at, parts);
+    return parts;
+  }
+
   private outputs(q: Extract<ChainRead, { kind: 'outputs' }>): JsonValue {
     const out: JsonValue[] = [];
     for (const commit of q.commits) {
+      if (!q.includeProof) {
+        const parts = this.printedUnspent(commit);
+        if (parts === undefined) continue; // Epic skips what it cannot find
+        if (!q.includeMerkleProof || parts.outputType !== 'Coinbase') {
+          out.push(printedOutput(parts));
+          continue;
+        }
+      }
       const found = this.unspentOutput(commit);
       if (found === undefined) continue; // Epic skips what it cannot find
       const { output, at } = found;

@@ -21,6 +21,7 @@ import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Input, TxKernel } from '../../core/types/transaction.js';
 import { ChainError, commitmentDebug } from './errors.js';
 import { mmrTransaction, SqliteMmrBackend, type StoredMmrState } from './mmr_store.js';
+import { type UnspentAt, UnspentIndex } from './unspent_index.js';
 
 /** What state sync imports (state_sync.ts): the MMRs and the index rows. */
 export interface ImportedState {
@@ -63,9 +64,6 @@ const PRUNABLE: Record<MmrName, boolean> = {
 };
 
 interface IndexStatements {
-  readonly outputGet: Database.Statement<[Uint8Array], { pos: number; height: number }>;
-  readonly outputPut: Database.Statement<[Uint8Array, number, number]>;
-  readonly outputDel: Database.Statement<[Uint8Array]>;
   readonly kernelPut: Database.Statement<[number, Uint8Array, number]>;
   readonly kernelTruncate: Database.Statement<[number]>;
   readonly kernelExcesses: Database.Statement<[], Buffer>;
@@ -79,6 +77,8 @@ export class TxHashSet {
   private mmrs!: Record<MmrName, Mmr>;
   private bitmap = new BitmapAccumulator();
   private readonly st: IndexStatements;
+  /** output_pos, with its rows in memory too. */
+  private readonly unspent: UnspentIndex;
 
   constructor(db: Database.Database, params: ChainParams) {
     this.db = db;
@@ -91,12 +91,8 @@ export class TxHashSet {
       kernel: open('kernel'),
       header: open('header'),
     };
+    this.unspent = new UnspentIndex(db);
     this.st = {
-      outputGet: db.prepare('SELECT pos, height FROM output_pos WHERE commit_ = ?'),
-      outputPut: db.prepare(
-        'INSERT OR REPLACE INTO output_pos (commit_, pos, height) VALUES (?, ?, ?)',
-      ),
-      outputDel: db.prepare('DELETE FROM output_pos WHERE commit_ = ?'),
       kernelPut: db.prepare('INSERT INTO kernel_pos (pos, excess, height) VALUES (?, ?, ?)'),
       kernelTruncate: db.prepare('DELETE FROM kernel_pos WHERE pos > ?'),
       kernelExcesses: db.prepare<[], Buffer>('SELECT excess FROM kernel_pos ORDER BY pos').pluck(),
@@ -127,7 +123,7 @@ export class TxHashSet {
    */
   transaction<T>(fn: () => T): T {
     try {
-      return mmrTransaction(this.db, Object.values(this.backends), fn);
+      return mmrTransaction(this.db, [...Object.values(this.backends), this.unspent], fn);
     } catch (e) {
       this.rebuildViews();
       throw e;
@@ -178,7 +174,7 @@ export class TxHashSet {
   }
 
   private applyOutput(out: Input, proof: Uint8Array, height: bigint): bigint {
-    const known = this.st.outputGet.get(out.commit);
+    const known = this.unspent.get(out.commit);
     if (known !== undefined && this.mmrs.output.hash(BigInt(known.pos)) !== null) {
       const data = this.mmrs.output.data(BigInt(known.pos));
       if (data !== null && equalBytes(data.subarray(1), out.commit))
@@ -188,12 +184,12 @@ export class TxHashSet {
     const proofPos = this.mmrs.rangeproof.push(rangeProofElement(proof, this.params));
     if (pos !== proofPos)
       throw new ChainError('Other', `output at ${pos} but its range proof at ${proofPos}`);
-    this.st.outputPut.run(out.commit, Number(pos), Number(height));
+    this.unspent.put(out.commit, Number(pos), Number(height));
     return pos;
   }
 
   private applyInput(input: Input): CommitPos {
-    const known = this.st.outputGet.get(input.commit);
+    const known = this.unspent.get(input.commit);
     if (known === undefined) throw new ChainError('AlreadySpent', commitmentDebug(input.commit));
     const pos = BigInt(known.pos);
     const leaf = this.mmrs.output.hash(pos);
@@ -205,7 +201,7 @@ export class TxHashSet {
       throw new ChainError('AlreadySpent', commitmentDebug(input.commit));
     this.mmrs.output.prune(pos);
     this.mmrs.rangeproof.prune(pos);
-    this.st.outputDel.run(input.commit);
+    this.unspent.delete(input.commit);
     return { pos, height: BigInt(known.height) };
   }
 
@@ -222,9 +218,9 @@ export class TxHashSet {
    */
   rewindBlock(block: Block, parent: BlockHeader, spent: readonly CommitPos[]): void {
     for (const out of block.body.outputs) {
-      const known = this.st.outputGet.get(out.commit);
+      const known = this.unspent.get(out.commit);
       if (known !== undefined && BigInt(known.pos) > parent.outputMmrSize)
-        this.st.outputDel.run(out.commit);
+        this.unspent.delete(out.commit);
     }
     const restored = spent.map((s) => s.pos);
     this.mmrs.output.rewind(parent.outputMmrSize, restored);
@@ -234,7 +230,7 @@ export class TxHashSet {
     for (const s of spent) {
       const data = this.mmrs.output.data(s.pos);
       if (data === null) throw new ChainError('Other', `no output data at ${s.pos} to restore`);
-      this.st.outputPut.run(data.slice(1), Number(s.pos), Number(s.height));
+      this.unspent.put(data.slice(1), Number(s.pos), Number(s.height));
     }
     // Everything from the first truncated leaf on changed as well.
     this.refreshBitmap(restored, leafIndex(parent.outputMmrSize + 1n));
@@ -295,8 +291,7 @@ export class TxHashSet {
     this.backends.rangeproof.replace(state.rangeproof);
     this.backends.kernel.replace(state.kernel);
     this.backends.header.replace(state.header);
-    this.db.prepare('DELETE FROM output_pos').run();
-    for (const o of state.outputs) this.st.outputPut.run(o.commit, o.pos, o.height);
+    this.unspent.replace(state.outputs);
     this.db.prepare('DELETE FROM kernel_pos').run();
     for (const k of state.kernels) this.st.kernelPut.run(k.pos, k.excess, k.height);
     this.rebuildViews();
@@ -330,9 +325,14 @@ export class TxHashSet {
       .map((r) => ({ pos: BigInt(r.pos), height: BigInt(r.height) }));
   }
 
+  /** The index entry of the unspent output with `commit` (a new object whenever it changes). */
+  unspentAt(commit: Uint8Array): UnspentAt | undefined {
+    return this.unspent.get(commit);
+  }
+
   /** Where the unspent output with `commit` sits, if any. */
   outputPos(commit: Uint8Array): CommitPos | undefined {
-    const row = this.st.outputGet.get(commit);
+    const row = this.unspent.get(commit);
     return row && { pos: BigInt(row.pos), height: BigInt(row.height) };
   }
 

@@ -31,15 +31,38 @@ export function rangeProofHash(proof: Uint8Array): Uint8Array {
 
 /** All eight keys, always, in Epic's order. */
 export function outputPrintable(o: OutputFacts): JsonValue {
-  return {
-    output_type: o.features === 'Coinbase' ? 'Coinbase' : 'Transaction',
+  return printedOutput({
+    outputType: o.features === 'Coinbase' ? 'Coinbase' : 'Transaction',
     commit: toHex(o.commit),
-    spent: o.unspentHeight === null,
     proof: o.includeProof ? toHex(o.proof) : null,
-    proof_hash: toHex(rangeProofHash(o.proof)),
-    block_height: o.unspentHeight,
-    merkle_proof: o.merkleProof === null ? null : merkleProofToHex(o.merkleProof),
-    mmr_index: o.mmrIndex,
+    proofHash: toHex(rangeProofHash(o.proof)),
+    unspentHeight: o.unspentHeight,
+    merkleProof: o.merkleProof === null ? null : merkleProofToHex(o.merkleProof),
+    mmrIndex: o.mmrIndex,
+  });
+}
+
+/** An OutputPrintable's parts already in text (a reader's cache keeps them per output). */
+export interface PrintedParts {
+  readonly outputType: 'Coinbase' | 'Transaction';
+  readonly commit: string;
+  readonly proof: string | null;
+  readonly proofHash: string;
+  readonly unspentHeight: bigint | null;
+  readonly merkleProof: string | null;
+  readonly mmrIndex: bigint;
+}
+
+export function printedOutput(p: PrintedParts): JsonValue {
+  return {
+    output_type: p.outputType,
+    commit: p.commit,
+    spent: p.unspentHeight === null,
+    proof: p.proof,
+    proof_hash: p.proofHash,
+    block_height: p.unspentHeight,
+    merkle_proof: p.merkleProof,
+    mmr_index: p.mmrIndex,
   };
 }
 
