@@ -33,6 +33,11 @@ function both(db: Database.Database, index: UnspentIndex) {
   return { rows, mapped };
 }
 
+/** Table and map both hold exactly `rows` ([commitment byte, pos, height]). */
+function agree(db: Database.Database, index: UnspentIndex, rows: number[][]): void {
+  assert.deepEqual(both(db, index), { rows, mapped: rows });
+}
+
 const fail = () => {
   throw new Error('refused');
 };
@@ -44,7 +49,7 @@ describe('unspent index', () => {
     index.put(commit(2), 2, 1);
     index.delete(commit(1));
     assert.equal(index.get(commit(1)), undefined);
-    assert.deepEqual(both(db, index), { rows: [[2, 2, 1]], mapped: [[2, 2, 1]] });
+    agree(db, index, [[2, 2, 1]]);
     assert.equal(index.size, 1);
   });
 
@@ -60,18 +65,12 @@ describe('unspent index', () => {
         }),
       /refused/,
     );
-    assert.deepEqual(both(db, index), { rows: [[1, 1, 0]], mapped: [[1, 1, 0]] });
+    agree(db, index, [[1, 1, 0]]);
     mmrTransaction(db, [index], () => index.put(commit(3), 3, 2));
-    assert.deepEqual(both(db, index), {
-      rows: [
-        [1, 1, 0],
-        [3, 3, 2],
-      ],
-      mapped: [
-        [1, 1, 0],
-        [3, 3, 2],
-      ],
-    });
+    agree(db, index, [
+      [1, 1, 0],
+      [3, 3, 2],
+    ]);
   });
 
   it('a failed savepoint undoes its own changes only; the outer rollback undoes the rest', () => {
@@ -90,16 +89,10 @@ describe('unspent index', () => {
         [2, 2, 1],
       ]);
     });
-    assert.deepEqual(both(db, index), {
-      rows: [
-        [1, 1, 0],
-        [2, 2, 1],
-      ],
-      mapped: [
-        [1, 1, 0],
-        [2, 2, 1],
-      ],
-    });
+    agree(db, index, [
+      [1, 1, 0],
+      [2, 2, 1],
+    ]);
     assert.throws(() =>
       mmrTransaction(db, [index], () => {
         mmrTransaction(db, [index], () => index.delete(commit(1)));
@@ -107,16 +100,10 @@ describe('unspent index', () => {
         fail();
       }),
     );
-    assert.deepEqual(both(db, index), {
-      rows: [
-        [1, 1, 0],
-        [2, 2, 1],
-      ],
-      mapped: [
-        [1, 1, 0],
-        [2, 2, 1],
-      ],
-    });
+    agree(db, index, [
+      [1, 1, 0],
+      [2, 2, 1],
+    ]);
   });
 
   it('a replacement is read back whole when its transaction rolls back', () => {
@@ -128,8 +115,8 @@ describe('unspent index', () => {
         fail();
       }),
     );
-    assert.deepEqual(both(db, index), { rows: [[1, 1, 0]], mapped: [[1, 1, 0]] });
+    agree(db, index, [[1, 1, 0]]);
     mmrTransaction(db, [index], () => index.replace([{ commit: commit(4), pos: 7, height: 9 }]));
-    assert.deepEqual(both(db, index), { rows: [[4, 7, 9]], mapped: [[4, 7, 9]] });
+    agree(db, index, [[4, 7, 9]]);
   });
 });
