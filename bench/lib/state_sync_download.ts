@@ -13,7 +13,11 @@ import { Worker } from 'node:worker_threads';
 import { DEFAULT_STATE_SYNC, StateSyncClient } from '../../actors/peers/state_sync.js';
 import { PeerStore } from '../../actors/peers/store.js';
 import { DEFAULT_SYNC, SyncClient } from '../../actors/peers/sync.js';
-import { loopbackListener, loopbackNetwork } from '../../test/support/loopback_network.js';
+import {
+  fixedHeadsChain,
+  loopbackListener,
+  loopbackNetwork,
+} from '../../test/support/loopback_network.js';
 import type { ServerEvent, ServerJob } from './state_sync_server.js';
 
 const work = (n: number) => ({ cuckaroo: 0n, cuckatoo: BigInt(n), randomx: 0n, progpow: 0n });
@@ -80,19 +84,7 @@ export async function downloadArchive(
   // the body is far enough behind for a txhashset.
   const headerHead = { height: height + 1000n, totalDifficulty: work(1000) };
   const sync = new SyncClient(
-    {
-      heads: async () => ({
-        head: { height: 0n, totalDifficulty: work(1) },
-        headerHead,
-        syncHead: { ...headerHead, hash: new Uint8Array(32) },
-        recentWork: work(5),
-      }),
-      locator: async () => ({ hashes: [new Uint8Array(32)], height: 0n }),
-      syncHeaders: async () => {},
-      missingBodies: async () => [],
-      resetSyncHead: async () => {},
-      hashOf: () => new Uint8Array(32),
-    },
+    fixedHeadsChain({ height: 0n, totalDifficulty: work(1) }, headerHead),
     (s) => {
       if (s.status === 'txhashset_download') progressReports++;
     },

@@ -3,6 +3,7 @@
 import { Listener } from '../../actors/peers/listener.js';
 import { Network, type NetworkOptions } from '../../actors/peers/network.js';
 import type { PeerStore } from '../../actors/peers/store.js';
+import type { SyncChain } from '../../actors/peers/sync.js';
 import { chainParams } from '../../core/chain_type.js';
 import { genesisHashOf } from './epic_peer.js';
 
@@ -53,4 +54,30 @@ export function loopbackListener(network: Network, handshakeTimeoutMs = 2_000): 
     },
     network,
   );
+}
+
+interface FixedHead {
+  readonly height: bigint;
+  readonly totalDifficulty: NetworkOptions['head']['totalDifficulty'];
+}
+
+/**
+ * A chain for the sync client that stands still at `head` with its header chain at
+ * `headerHead` (far enough ahead, the client goes for a txhashset); it takes nothing in.
+ */
+export function fixedHeadsChain(head: FixedHead, headerHead: FixedHead): SyncChain {
+  const none = new Uint8Array(32);
+  return {
+    heads: async () => ({
+      head,
+      headerHead,
+      syncHead: { ...headerHead, hash: none },
+      recentWork: { cuckaroo: 0n, cuckatoo: 5n, randomx: 0n, progpow: 0n },
+    }),
+    locator: async () => ({ hashes: [none], height: 0n }),
+    syncHeaders: async () => {},
+    missingBodies: async () => [],
+    resetSyncHead: async () => {},
+    hashOf: () => none,
+  };
 }

@@ -18,7 +18,11 @@ import { DEFAULT_SYNC, SyncClient, type SyncStatus } from '../../../actors/peers
 import { chainParams } from '../../../core/chain_type.js';
 import { encodeFrame } from '../../../core/p2p/msg.js';
 import { EpicPeer, wireAddr } from '../../support/epic_peer.js';
-import { loopbackListener, loopbackNetwork } from '../../support/loopback_network.js';
+import {
+  fixedHeadsChain,
+  loopbackListener,
+  loopbackNetwork,
+} from '../../support/loopback_network.js';
 import { pollUntil } from '../../support/poll.js';
 
 const PARAMS = chainParams('automated');
@@ -63,18 +67,7 @@ async function setup() {
     headerHead: { height: 400n, totalDifficulty: work(500) },
   };
   const sync = new SyncClient(
-    {
-      heads: async () => ({
-        ...heads,
-        syncHead: { ...heads.headerHead, hash: new Uint8Array(32) },
-        recentWork: work(5),
-      }),
-      locator: async () => ({ hashes: [new Uint8Array(32)], height: 0n }),
-      syncHeaders: async () => {},
-      missingBodies: async () => [],
-      resetSyncHead: async () => {},
-      hashOf: () => new Uint8Array(32),
-    },
+    fixedHeadsChain(heads.head, heads.headerHead),
     (s) => statuses.push(s),
     DEFAULT_SYNC,
     Date.now,
