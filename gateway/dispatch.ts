@@ -6,6 +6,7 @@ import type { ApiSecrets } from '../config/types.js';
 import { stringifyJson } from '../core/json/stringify.js';
 import { authorized, type Credential, credential, unauthorized } from './auth.js';
 import { apiErrorResponse, busyResponse, internalError, isBusy } from './errors.js';
+import { FastOutputs } from './fast_outputs.js';
 import { FastReplies, type FullPath } from './fast_rpc.js';
 import { type HttpRequest, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
@@ -46,6 +47,7 @@ export class Dispatcher {
   private readonly services: Services;
   private readonly replies = new ReplyCache();
   private readonly fast = new FastReplies();
+  private readonly outputs = new FastOutputs();
   /** The full JSON-RPC path per surface, as fast_rpc.ts primes its templates with it. */
   private readonly fullPath: Readonly<Record<RpcSurface, FullPath>>;
 
@@ -157,9 +159,25 @@ export class Dispatcher {
     return key;
   }
 
+  /** A wallet's get_outputs call answered the short way (fast_outputs.ts), or undefined. */
+  async #fastOutputs(body: Uint8Array): Promise<HttpResponse | undefined> {
+    try {
+      return await this.outputs.reply(body, (commits, indent) =>
+        this.services.chain('printedOutputs', { commits, indent }),
+      );
+    } catch (e) {
+      // Anything else: the full path meets it again and answers as Epic would.
+      return isBusy(e) ? busyResponse() : undefined;
+    }
+  }
+
   async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {
     if ('rpc' in op) {
       const table = this.rpc[op.rpc];
+      if (table.has('get_outputs')) {
+        const fast = await this.#fastOutputs(req.body);
+        if (fast !== undefined) return fast;
+      }
       return this.replies.serve(op.rpc, req.body, this.state(), (usage) =>
         handleJsonRpc(req.body, table, usage),
       );

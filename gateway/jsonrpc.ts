@@ -3,7 +3,7 @@
 // errors, and `result.Ok` / `result.Err`. Output is pretty-printed with keys sorted at every
 // depth, as serde_json's `Value` prints them.
 import { JsonError, parseJson } from '../core/json/parse.js';
-import { compareUtf8, stringifyJson } from '../core/json/stringify.js';
+import { compareUtf8, SERDE_VALUE_PRETTY, stringifyJson } from '../core/json/stringify.js';
 import type { JsonValue } from '../core/json/value.js';
 import { type ApiError, apiErrorJson, busyResponse, internalError, isBusy } from './errors.js';
 import { CORS_HEADERS, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
@@ -218,7 +218,7 @@ async function invoke(
 }
 
 function jsonReply(value: JsonValue): HttpResponse {
-  return respond(200, stringifyJson(value, { pretty: true, sortKeys: true }), JSON_CORS_HEADERS);
+  return respond(200, stringifyJson(value, SERDE_VALUE_PRETTY), JSON_CORS_HEADERS);
 }
 
 const PARSE_ERROR: JsonValue = {

@@ -53,6 +53,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       validateChain: () => chain.validateChain(),
       compactChain: () => chain.compactChain(),
       read: (req) => chain.read(req),
+      printedOutputs: (req) => chain.printedOutputs(req.commits, req.indent),
       locator: (req) => chain.locator(req.from),
       syncHeaders: (req) => chain.syncHeaders(req.headers),
       syncState: () => chain.syncState(),

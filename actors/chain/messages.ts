@@ -119,6 +119,14 @@ export type ReadResult =
 export interface ChainProtocol {
   /** The node API's chain reads (node-api reference §4.1–4.8, §6). */
   read: { req: ChainRead; res: ReadResult };
+  /**
+   * get_outputs of a wallet's refresh: `commits` 33 bytes each; the unspent ones' texts as the
+   * JSON-RPC reply prints its elements, each line indented by `indent` (gateway/fast_outputs.ts).
+   */
+  printedOutputs: {
+    req: { commits: Uint8Array; indent: string };
+    res: { count: number; text: Uint8Array };
+  };
   getTip: { req: Empty; res: ChainTip };
   getHead: { req: Empty; res: ChainHeadInfo };
   /** A block in protocol-v2 bytes; refused with a ChainError carrying Epic's text. */

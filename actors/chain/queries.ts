@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { equalBytes, toHex } from '../../core/bytes.js';
 import { compactBlockOf } from '../../core/chain/compact_block.js';
+import { indentedJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
 import type { MmrBackend } from '../../core/mmr/backend.js';
 import type { MerkleProof } from '../../core/mmr/merkle_proof.js';
@@ -38,6 +39,7 @@ import type { UnspentAt } from './unspent_index.js';
 export const MAX_OUTPUT_LISTING = 10_000n;
 
 const V2 = 2;
+const COMMIT_SIZE = 33;
 /** Bytes of the u64 length prefix in a range-proof MMR leaf. */
 const PROOF_PREFIX = 8;
 
@@ -76,6 +78,8 @@ export class ChainQueries {
   private readonly store: ChainStore;
   /** Printable parts of unspent outputs asked about, by their index entries. */
   private readonly printed = new WeakMap<UnspentAt, PrintedParts>();
+  /** Their texts as get_outputs replies print them (printedOutputs), by the same entries. */
+  private readonly texts = new WeakMap<UnspentAt, { indent: string; text: Buffer }>();
 
   constructor(store: ChainStore) {
     this.store = store;
@@ -249,11 +253,18 @@ export class ChainQueries {
     if (at === undefined) return undefined;
     const cached = this.printed.get(at);
     if (cached !== undefined) return cached;
+    const parts = this.partsOf(at, commit);
+    if (parts !== undefined) this.printed.set(at, parts);
+    return parts;
+  }
+
+  /** The printable parts (no proofs) of the output the index entry `at` says is unspent. */
+  private partsOf(at: UnspentAt, commit: Uint8Array): PrintedParts | undefined {
     const pos = BigInt(at.pos);
     const id = this.txhashset.outputMmr.data(pos);
     const rp = this.txhashset.rangeProofMmr.data(pos);
     if (id === null || rp === null || !equalBytes(id.subarray(1), commit)) return undefined;
-    const parts: PrintedParts = {
+    return {
       outputType: id[0] === 1 ? 'Coinbase' : 'Transaction',
       commit: toHex(commit),
       proof: null,
@@ -262,8 +273,39 @@ export class ChainQueries {
       merkleProof: null,
       mmrIndex: pos,
     };
-    this.printed.set(at, parts);
-    return parts;
+  }
+
+  /**
+   * get_outputs of a wallet's refresh (no proofs), printed as the JSON-RPC reply prints its
+   * elements: each output's text indented by `indent`, joined by `,\n` + `indent`, kept with
+   * the output's index entry as the parts are (gateway/fast_outputs.ts splices it into a reply).
+   */
+  printedOutputs(commits: Uint8Array, indent: string): { count: number; text: Uint8Array } {
+    const keys = Buffer.from(commits.buffer, commits.byteOffset, commits.byteLength).toString(
+      'latin1',
+    );
+    const separator = Buffer.from(`,\n${indent}`, 'latin1');
+    const texts: Buffer[] = [];
+    let count = 0;
+    for (let i = 0; i + COMMIT_SIZE <= keys.length; i += COMMIT_SIZE) {
+      const at = this.txhashset.unspentAtKey(keys.slice(i, i + COMMIT_SIZE));
+      if (at === undefined) continue; // Epic skips what it cannot find
+      const text = this.printedText(at, commits.subarray(i, i + COMMIT_SIZE), indent);
+      if (text === undefined) continue;
+      if (count++ > 0) texts.push(separator);
+      texts.push(text);
+    }
+    return { count, text: Buffer.concat(texts) };
+  }
+
+  private printedText(at: UnspentAt, commit: Uint8Array, indent: string): Buffer | undefined {
+    const cached = this.texts.get(at);
+    if (cached !== undefined && cached.indent === indent) return cached.text;
+    const parts = this.partsOf(at, commit);
+    if (parts === undefined) return undefined;
+    const text = Buffer.from(indentedJson(printedOutput(parts), indent), 'latin1');
+    this.texts.set(at, { indent, text });
+    return text;
   }
 
   private outputs(q: Extract<ChainRead, { kind: 'outputs' }>): JsonValue {

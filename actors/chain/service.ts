@@ -289,6 +289,11 @@ export class ChainService {
     return this.queries.run(q);
   }
 
+  /** get_outputs of a wallet's refresh, printed (queries.ts `printedOutputs`). */
+  printedOutputs(commits: Uint8Array, indent: string): { count: number; text: Uint8Array } {
+    return this.queries.printedOutputs(commits, indent);
+  }
+
   /** Our header-sync locator from the header head or the sync head (serving.ts). */
   locator(from: 'header_head' | 'sync_head' = 'header_head'): {
     hashes: Uint8Array[];

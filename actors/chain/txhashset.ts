@@ -330,6 +330,11 @@ export class TxHashSet {
     return this.unspent.get(commit);
   }
 
+  /** As `unspentAt`, by the commitment's key (unspent_index.ts `keyOf`). */
+  unspentAtKey(key: string): UnspentAt | undefined {
+    return this.unspent.getByKey(key);
+  }
+
   /** Where the unspent output with `commit` sits, if any. */
   outputPos(commit: Uint8Array): CommitPos | undefined {
     const row = this.unspent.get(commit);

@@ -12,7 +12,7 @@ export interface UnspentAt {
 }
 
 /** A commitment's bytes as a one-byte string key (33 characters: V8 keeps it compact). */
-function keyOf(commit: Uint8Array): string {
+export function keyOf(commit: Uint8Array): string {
   return Buffer.from(commit.buffer, commit.byteOffset, commit.byteLength).toString('latin1');
 }
 
@@ -50,6 +50,11 @@ export class UnspentIndex {
 
   get(commit: Uint8Array): UnspentAt | undefined {
     return this.map.get(keyOf(commit));
+  }
+
+  /** As `get`, by the commitment's key (`keyOf`): callers with many decode them in one go. */
+  getByKey(key: string): UnspentAt | undefined {
+    return this.map.get(key);
   }
 
   put(commit: Uint8Array, pos: number, height: number): void {

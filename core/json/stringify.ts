@@ -3,12 +3,25 @@
 // Floats never occur in Epic's API types; non-integral numbers are printed as JavaScript prints
 // them, which can differ from serde_json's ryu output (e.g. "1e+300" vs "1e300", "1" vs "1.0").
 import { isSealed, printedText, rememberText } from './sealed.js';
+import type { JsonValue } from './value.js';
 
 export interface StringifyOptions {
   /** serde_json::to_string_pretty layout: 2-space indent, `": "`, empty containers as [] / {}. */
   pretty?: boolean;
   /** Sort keys at every depth in UTF-8 byte order, like serde_json's default BTreeMap. */
   sortKeys?: boolean;
+}
+
+/** How serde_json prints a `Value` with `to_string_pretty`: Epic's JSON-RPC replies. */
+export const SERDE_VALUE_PRETTY: StringifyOptions = Object.freeze({ pretty: true, sortKeys: true });
+
+/**
+ * `value` as SERDE_VALUE_PRETTY prints it inside a container whose elements' lines start with
+ * `indent`: every line after the first moves right by it (only layout puts newlines in the text:
+ * strings escape theirs). Replies assembled from such pieces match the whole printed at once.
+ */
+export function indentedJson(value: JsonValue, indent: string): string {
+  return stringifyJson(value, SERDE_VALUE_PRETTY).replaceAll('\n', `\n${indent}`);
 }
 
 export function stringifyJson(value: unknown, options?: StringifyOptions): string {

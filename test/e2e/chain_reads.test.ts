@@ -37,6 +37,8 @@ import {
   outputPositions,
   spentTx,
   stopTestChain,
+  text,
+  theNode,
   v1,
   v1Ok,
 } from './chain_reads_chain.js';
@@ -156,6 +158,53 @@ describe('chain reads on /v2/foreign and /v1', { timeout: 240_000 }, () => {
     );
     assert.equal(await call('get_outputs', [null, 4, 6, null, true]), ok(byHeight));
     assert.equal(await call('get_outputs', [null, 4, null, null, null]), ok([]));
+  });
+
+  it("a wallet's get_outputs (the fast path): the bytes of the named form, every id form", async () => {
+    const cb6 = (blocks[6] as Block).body.outputs[0];
+    const cb1 = (blocks[1] as Block).body.outputs[0];
+    const txOuts = spentTx.body.outputs;
+    assert.ok(cb6 && cb1 && txOuts.length > 0);
+    const found = [cb6, ...txOuts];
+    const asked = [commitOf(cb6), commitOf(cb1), '09'.repeat(33), ...txOuts.map(commitOf)];
+    const raw = async (body: string): Promise<string> => {
+      const r = await fetch(`${theNode().url}/v2/foreign`, { method: 'POST', body });
+      assert.equal(r.status, 200);
+      return r.text();
+    };
+    const list = (cs: string[]) => `[${cs.map((c) => `"${c}"`).join(',')}]`;
+    for (const [id, printed] of [
+      ['3', 3],
+      ['"wallet"', 'wallet'],
+      ['null', null],
+    ] as const)
+      for (const [cs, outs] of [
+        [asked, found],
+        [
+          [...asked, commitOf(cb6)],
+          [...found, cb6],
+        ],
+        [[commitOf(cb1), '08'.repeat(33)], []],
+        [[], []],
+      ] as const) {
+        const positional = await raw(
+          `{"jsonrpc":"2.0","method":"get_outputs","params":[${list([...cs])},null,null,false,false],"id":${id}}`,
+        );
+        const named = await raw(
+          `{"jsonrpc":"2.0","method":"get_outputs","params":{"commits":${list([...cs])},"start_height":null,"end_height":null,"include_proof":false,"include_merkle_proof":false},"id":${id}}`,
+        );
+        const want = text({
+          id: printed,
+          jsonrpc: '2.0',
+          result: { Ok: outs.map((o) => expectedOutput(o, false, false)) },
+        });
+        assert.equal(positional, want);
+        assert.equal(named, want);
+      }
+    const bare = await raw(
+      `{"method":"get_outputs","params":[["${commitOf(cb6)}"],null,null,null,null],"id":1}`,
+    );
+    assert.equal(bare, text({ id: 1, result: { Ok: [expectedOutput(cb6, false, false)] } }));
   });
 
   it('get_unspent_outputs walks MMR positions; get_pmmr_indices maps heights to positions', async () => {
