@@ -8,7 +8,13 @@ import { authorized, type Credential, credential, unauthorized } from './auth.js
 import { apiErrorResponse, busyResponse, internalError, isBusy } from './errors.js';
 import { FastOutputs } from './fast_outputs.js';
 import { FastReplies, type FullPath } from './fast_rpc.js';
-import { type HttpRequest, type HttpResponse, JSON_CORS_HEADERS, respond } from './http.js';
+import {
+  type BytesResponse,
+  type HttpRequest,
+  type HttpResponse,
+  JSON_CORS_HEADERS,
+  respond,
+} from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
 import { type NodeIdentity, type Operations, operations } from './operations.js';
 import { ReplyCache, type RpcUsage } from './reply_cache.js';
@@ -160,18 +166,16 @@ export class Dispatcher {
   }
 
   /** A wallet's get_outputs call answered the short way (fast_outputs.ts), or undefined. */
-  async #fastOutputs(body: Uint8Array): Promise<HttpResponse | undefined> {
+  async #fastOutputs(body: Uint8Array): Promise<HttpResponse | BytesResponse | undefined> {
     try {
-      return await this.outputs.reply(body, (commits, indent) =>
-        this.services.chain('printedOutputs', { commits, indent }),
-      );
+      return await this.outputs.reply(body, (q) => this.services.chain('printedOutputs', q));
     } catch (e) {
       // Anything else: the full path meets it again and answers as Epic would.
       return isBusy(e) ? busyResponse() : undefined;
     }
   }
 
-  async run(op: Operation, req: HttpRequest): Promise<HttpResponse> {
+  async run(op: Operation, req: HttpRequest): Promise<HttpResponse | BytesResponse> {
     if ('rpc' in op) {
       const table = this.rpc[op.rpc];
       if (table.has('get_outputs')) {

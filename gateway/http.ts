@@ -18,6 +18,13 @@ export interface HttpResponse {
   readonly body: string;
 }
 
+/** A response whose body is bytes already (a large reply assembled from bytes: fast_outputs.ts). */
+export interface BytesResponse {
+  readonly status: number;
+  readonly headers: HttpResponse['headers'];
+  readonly body: Uint8Array;
+}
+
 export const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: '200 OK',
   400: '400 Bad Request',

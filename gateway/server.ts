@@ -7,7 +7,13 @@
 import type { ApiSecrets } from '../config/types.js';
 import { Dispatcher } from './dispatch.js';
 import { busyResponse } from './errors.js';
-import { type HttpRequest, type HttpResponse, respond, STATUS_TEXT } from './http.js';
+import {
+  type BytesResponse,
+  type HttpRequest,
+  type HttpResponse,
+  respond,
+  STATUS_TEXT,
+} from './http.js';
 import type { NodeIdentity } from './operations.js';
 import type { Operation } from './routes.js';
 import type { Services } from './services.js';
@@ -67,7 +73,7 @@ class Exchange {
 }
 
 /** Writes a response; inside a uWS callback the socket is corked already. */
-function write(ex: Exchange, r: HttpResponse, closeConnection: boolean): void {
+function write(ex: Exchange, r: HttpResponse | BytesResponse, closeConnection: boolean): void {
   const res = ex.res;
   // Without a status line of its own, uWS writes "200 OK": one native call fewer per answer.
   if (r.status !== 200) res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
@@ -88,7 +94,7 @@ function sendNow(ex: Exchange, r: HttpResponse, closeConnection = false): void {
 }
 
 /** Answers after an await: outside uWS's callbacks every write must be corked. */
-function send(ex: Exchange, r: HttpResponse): void {
+function send(ex: Exchange, r: HttpResponse | BytesResponse): void {
   if (ex.aborted) return;
   ex.aborted = true;
   ex.res.cork(() => write(ex, r, false));

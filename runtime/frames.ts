@@ -6,7 +6,7 @@
 // two apart by `instanceof ArrayBuffer`. An actor's asks to other actors (calls, see link.ts)
 // travel in the same streams with id -1: calls up beside replies and events, their replies down
 // beside requests.
-import { decode, encode } from './codec.js';
+import { decode, decodeInPlace, encode } from './codec.js';
 import { toWireError, type WireActorError, type WireError } from './errors.js';
 
 export interface RequestFrame {
@@ -117,7 +117,7 @@ export function decodeToActor(bytes: ArrayBuffer): RequestFrame | CallReplyFrame
 
 /** A frame from an actor: a reply to one of its requests, an event it published, or a call. */
 export function decodeFromActor(bytes: ArrayBuffer): ReplyFrame | EventFrame | CallFrame {
-  const frame = decode(bytes) as unknown[];
+  const frame = decodeInPlace(bytes) as unknown[];
   const [id, second, payload] = frame as [number, unknown, unknown];
   if (id === EVENT_ID) return { id: EVENT_ID, topic: second as string, body: payload };
   if (id === CALL_ID) {

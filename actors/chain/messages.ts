@@ -110,6 +110,26 @@ export type ChainRead =
     }
   | { readonly kind: 'currentMerkleProof'; readonly commit: Uint8Array };
 
+/**
+ * get_outputs of a wallet's refresh (gateway/fast_outputs.ts): the commitments, 33 bytes each,
+ * and how to print the reply around what is found.
+ */
+export interface PrintedOutputsQuery {
+  readonly commits: Uint8Array;
+  /** Each element's lines start with it; elements are separated by `,\n` + `indent`. */
+  readonly indent: string;
+  /** The reply's text before the first element and after the last. */
+  readonly before: string;
+  readonly after: string;
+}
+
+/** What the chain answers: how many outputs it found, and (if any) the whole reply body. */
+export interface PrintedOutputs {
+  readonly count: number;
+  /** ASCII: `before`, the elements, `after`; empty when none was found. */
+  readonly text: Uint8Array;
+}
+
 /** A read's outcome as plain data: the payload, or Epic's API error variant. */
 export type ReadResult =
   | { readonly ok: JsonValue }
@@ -119,14 +139,8 @@ export type ReadResult =
 export interface ChainProtocol {
   /** The node API's chain reads (node-api reference §4.1–4.8, §6). */
   read: { req: ChainRead; res: ReadResult };
-  /**
-   * get_outputs of a wallet's refresh: `commits` 33 bytes each; the unspent ones' texts as the
-   * JSON-RPC reply prints its elements, each line indented by `indent` (gateway/fast_outputs.ts).
-   */
-  printedOutputs: {
-    req: { commits: Uint8Array; indent: string };
-    res: { count: number; text: Uint8Array };
-  };
+  /** get_outputs of a wallet's refresh, the reply body printed here (gateway/fast_outputs.ts). */
+  printedOutputs: { req: PrintedOutputsQuery; res: PrintedOutputs };
   getTip: { req: Empty; res: ChainTip };
   getHead: { req: Empty; res: ChainHeadInfo };
   /** A block in protocol-v2 bytes; refused with a ChainError carrying Epic's text. */

@@ -30,7 +30,13 @@ import {
 import { kernelToJson } from '../../core/serde/transaction.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Output, OutputFeatures } from '../../core/types/transaction.js';
-import type { BlockRef, ChainRead, ReadResult } from './messages.js';
+import type {
+  BlockRef,
+  ChainRead,
+  PrintedOutputs,
+  PrintedOutputsQuery,
+  ReadResult,
+} from './messages.js';
 import type { ChainStore, StoredHeader } from './store.js';
 import type { CommitPos, TxHashSet } from './txhashset.js';
 import type { UnspentAt } from './unspent_index.js';
@@ -276,16 +282,17 @@ export class ChainQueries {
   }
 
   /**
-   * get_outputs of a wallet's refresh (no proofs), printed as the JSON-RPC reply prints its
-   * elements: each output's text indented by `indent`, joined by `,\n` + `indent`, kept with
-   * the output's index entry as the parts are (gateway/fast_outputs.ts splices it into a reply).
+   * get_outputs of a wallet's refresh (no proofs), the whole reply body: `before`, each unspent
+   * output's text as the JSON-RPC reply prints its elements (lines indented by `indent`, joined
+   * by `,\n` + `indent`, kept with the output's index entry as the parts are), `after`.
    */
-  printedOutputs(commits: Uint8Array, indent: string): { count: number; text: Uint8Array } {
+  printedOutputs(q: PrintedOutputsQuery): PrintedOutputs {
+    const { commits, indent } = q;
     const keys = Buffer.from(commits.buffer, commits.byteOffset, commits.byteLength).toString(
       'latin1',
     );
     const separator = Buffer.from(`,\n${indent}`, 'latin1');
-    const texts: Buffer[] = [];
+    const texts: Buffer[] = [Buffer.from(q.before, 'latin1')];
     let count = 0;
     for (let i = 0; i + COMMIT_SIZE <= keys.length; i += COMMIT_SIZE) {
       const at = this.txhashset.unspentAtKey(keys.slice(i, i + COMMIT_SIZE));
@@ -295,6 +302,8 @@ export class ChainQueries {
       if (count++ > 0) texts.push(separator);
       texts.push(text);
     }
+    if (count === 0) return { count, text: new Uint8Array(0) };
+    texts.push(Buffer.from(q.after, 'latin1'));
     return { count, text: Buffer.concat(texts) };
   }
 

@@ -30,6 +30,8 @@ import type {
   ChainRead,
   ChainTip,
   HeadRef,
+  PrintedOutputs,
+  PrintedOutputsQuery,
   ReadResult,
   SubmitReply,
   SyncState,
@@ -290,8 +292,8 @@ export class ChainService {
   }
 
   /** get_outputs of a wallet's refresh, printed (queries.ts `printedOutputs`). */
-  printedOutputs(commits: Uint8Array, indent: string): { count: number; text: Uint8Array } {
-    return this.queries.printedOutputs(commits, indent);
+  printedOutputs(q: PrintedOutputsQuery): PrintedOutputs {
+    return this.queries.printedOutputs(q);
   }
 
   /** Our header-sync locator from the header head or the sync head (serving.ts). */

@@ -11,6 +11,7 @@ import {
   FastOutputs,
   scanOutputsCall,
 } from '../../gateway/fast_outputs.js';
+import type { BytesResponse, HttpResponse } from '../../gateway/http.js';
 import { handleJsonRpc, methodTable } from '../../gateway/jsonrpc.js';
 
 const A = `08${'ab'.repeat(32)}`;
@@ -20,7 +21,9 @@ const bytes = (s: string): Uint8Array => Buffer.from(s, 'latin1');
 describe('scanOutputsCall', () => {
   it("takes a wallet's refresh in any key order and spacing, and decodes its commitments", () => {
     const call = scanOutputsCall(
-      `{"jsonrpc":"2.0","method":"get_outputs","params":[["${A}","${B}"],null,null,false,false],"id":1}`,
+      bytes(
+        `{"jsonrpc":"2.0","method":"get_outputs","params":[["${A}","${B}"],null,null,false,false],"id":1}`,
+      ),
     );
     assert.deepEqual(call, {
       method: 'get_outputs',
@@ -29,7 +32,9 @@ describe('scanOutputsCall', () => {
       params: new Uint8Array(Buffer.from(A + B, 'hex')),
     });
     const spaced = scanOutputsCall(
-      ` { "id" : "w" , "params" : [ [ "${B}" ] , null , null , null , null ] ,\n"method":"get_outputs" } `,
+      bytes(
+        ` { "id" : "w" , "params" : [ [ "${B}" ] , null , null , null , null ] ,\n"method":"get_outputs" } `,
+      ),
     );
     assert.deepEqual(spaced, {
       method: 'get_outputs',
@@ -38,7 +43,7 @@ describe('scanOutputsCall', () => {
       params: new Uint8Array(Buffer.from(B, 'hex')),
     });
     const empty = scanOutputsCall(
-      '{"method":"get_outputs","params":[[],null,null,false,null],"id":null}',
+      bytes('{"method":"get_outputs","params":[[ ],null,null,false,null],"id":null}'),
     );
     assert.deepEqual(empty?.params, new Uint8Array(0));
     assert.equal(empty?.id, 'null');
@@ -70,7 +75,7 @@ describe('scanOutputsCall', () => {
       `{"method":"get_outputs","id":1}`,
       `{"method":"get_outputs","params":[],"id":1}`,
     ];
-    for (const text of declined) assert.equal(scanOutputsCall(text), undefined, text);
+    for (const text of declined) assert.equal(scanOutputsCall(bytes(text)), undefined, text);
   });
 });
 
@@ -81,13 +86,14 @@ const OUTPUTS: ReadonlyMap<string, JsonValue> = new Map<string, JsonValue>([
 ]);
 
 /** The chain's side: found outputs printed with indentedJson, joined as queries.ts joins them. */
-const ask: AskPrintedOutputs = async (commits, indent) => {
+const ask: AskPrintedOutputs = async ({ commits, indent, before, after }) => {
   const found: string[] = [];
   for (let i = 0; i < commits.length; i += 33) {
     const o = OUTPUTS.get(Buffer.from(commits.subarray(i, i + 33)).toString('hex'));
     if (o !== undefined) found.push(indentedJson(o, indent));
   }
-  return { count: found.length, text: bytes(found.join(`,\n${indent}`)) };
+  const text = found.length === 0 ? '' : before + found.join(`,\n${indent}`) + after;
+  return { count: found.length, text: bytes(text) };
 };
 
 /** The full path, with a get_outputs that finds the same outputs. */
@@ -103,13 +109,22 @@ const fullTable = methodTable([
   },
 ]);
 
+/** A reply with its body as text (found outputs come as bytes). */
+async function asText(
+  reply: Promise<BytesResponse | HttpResponse | undefined>,
+): Promise<HttpResponse | undefined> {
+  const r = await reply;
+  if (r === undefined || typeof r.body === 'string') return r as HttpResponse | undefined;
+  return { ...r, body: Buffer.from(r.body).toString('latin1') };
+}
+
 describe('FastOutputs', () => {
   it('answers with the exact text of the full path', async () => {
     const fast = new FastOutputs();
     const body = bytes(
       `{"jsonrpc":"2.0","method":"get_outputs","params":[["${B}","${'08'.repeat(33)}","${A}"],null,null,false,false],"id":7}`,
     );
-    const reply = await fast.reply(body, ask);
+    const reply = await asText(fast.reply(body, ask));
     const b = B.toLowerCase();
     assert.equal(
       reply?.body,
@@ -159,7 +174,7 @@ describe('FastOutputs', () => {
     let answered = 0;
     await fc.assert(
       fc.asyncProperty(body, async (text) => {
-        const reply = await fast.reply(bytes(text), ask);
+        const reply = await asText(fast.reply(bytes(text), ask));
         if (reply === undefined) return;
         answered++;
         assert.deepEqual(reply, await handleJsonRpc(bytes(text), fullTable));

@@ -106,13 +106,15 @@ async function send(
 ): Promise<HttpResponse> {
   const r = d.resolve(method, path, undefined);
   if ('response' in r) return r.response;
-  return d.run(r.op, {
+  const response = await d.run(r.op, {
     method,
     path,
     query: '',
     authorization: undefined,
     body: new TextEncoder().encode(body),
   });
+  // Only get_outputs replies come as bytes.
+  return { ...response, body: Buffer.from(response.body).toString('utf8') };
 }
 
 const owner = async (d: Dispatcher, method: string, params: unknown) => {
