@@ -14,14 +14,15 @@ import type { JsonValue } from '../core/json/value.js';
 import { transactionToJson } from '../core/serde/transaction.js';
 import type { Block } from '../core/types/block.js';
 import { foreignOk, foreignRpc, mineBlock, submit } from '../test/support/miner.js';
-import { basic, ownerSecret, removeHome } from '../test/support/node_process.js';
+import { basic, type NodeProcess, ownerSecret, removeHome } from '../test/support/node_process.js';
 import { spendCoinbase } from '../test/support/spend.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { annotateResults, earlierRuns } from './lib/history.js';
 import type { LoadResult } from './lib/loadgen.js';
 import { startBenchNode } from './lib/mwnode.js';
+import { rssMiB } from './lib/sync_side.js';
 import { wrkAvailable } from './lib/wrk.js';
-import { type MixEntry, runWrkMix } from './lib/wrk_mix.js';
+import { type MixEntry, runWrkMixAsync } from './lib/wrk_mix.js';
 
 const CONNECTIONS = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -30,6 +31,11 @@ const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 520);
 const WARM_BLOCKS = 6;
 const SPENDS = 3;
 const QUERY_COMMITS = 500;
+/** Blocks mined and submitted at idle, and again during a phase of get_outputs hits. */
+const TIMED_BLOCKS = 5;
+/** The phase that times blocks (mining them in this process costs CPU: kept out of the rest). */
+const BLOCKS_PHASE = 'blocks arriving + get_outputs';
+const RSS_EVERY_MS = 100;
 
 const rpc = (method: string, params: JsonValue[]): string =>
   JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 });
@@ -138,6 +144,7 @@ function workloads(home: string, chain: ChainFacts): Workload[] {
     { name: 'get_status (owner)', entries: [status] },
     { name: 'get_tip', entries: [tip] },
     { name: `get_outputs ×${QUERY_COMMITS} hits`, entries: outputs },
+    { name: `${BLOCKS_PHASE} ×${QUERY_COMMITS} hits`, entries: outputs },
     { name: `get_outputs ×${QUERY_COMMITS} misses`, entries: misses },
     { name: 'get_kernel', entries: kernels },
     {
@@ -180,10 +187,11 @@ async function check(url: string, entries: readonly MixEntry[]): Promise<number>
   return bytes;
 }
 
-function line(name: string, r: LoadResult, replyBytes: number): Measurement {
+function line(name: string, r: LoadResult, replyBytes: number, peakRss: number): Measurement {
   process.stdout.write(
     `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50ms.toFixed(2)} ms  ` +
-      `p99 ${r.p99ms.toFixed(2)} ms  errors ${r.errors}  (reply ≤ ${replyBytes} B)\n`,
+      `p99 ${r.p99ms.toFixed(2)} ms  errors ${r.errors}  (reply ≤ ${replyBytes} B)  ` +
+      `RSS ≤ ${peakRss.toFixed(0)} MiB\n`,
   );
   const m = {
     name,
@@ -193,17 +201,70 @@ function line(name: string, r: LoadResult, replyBytes: number): Measurement {
     p99ms: r.p99ms,
     errors: r.errors,
     replyBytes,
+    peakRssMiB: Math.round(peakRss),
   };
   return m as Measurement;
 }
 
+/** The node's highest resident set while `during` runs, sampled every RSS_EVERY_MS. */
+async function peakRssDuring<T>(pid: number | undefined, during: Promise<T>): Promise<[T, number]> {
+  let peak = rssMiB(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMiB(pid));
+  }, RSS_EVERY_MS);
+  try {
+    const out = await during;
+    return [out, Math.max(peak, rssMiB(pid))];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Mines and submits `n` blocks; their heights. */
+async function submitBlocks(url: string, n: number): Promise<bigint[]> {
+  const heights: bigint[] = [];
+  for (let i = 0; i < n; i++) {
+    const block = await mineBlock(url);
+    const reply = await submit(url, block);
+    if (reply.body.result?.Ok !== null) throw new Error(`submit: ${JSON.stringify(reply.body)}`);
+    heights.push(block.header.height);
+  }
+  return heights;
+}
+
+/**
+ * The chain's processing time of the blocks at `heights` (its block_accepted log), ms, sorted.
+ * The chain thread's log can reach stderr after the reply: waited for a little.
+ */
+async function processingMs(node: NodeProcess, heights: readonly bigint[]): Promise<number[]> {
+  const until = performance.now() + 5000;
+  for (;;) {
+    const log = node.stderr();
+    const ms = heights.map((h) => {
+      const m = new RegExp(`"event":"block_accepted","height":${h},[^\\n]*"ms":([\\d.]+)`).exec(
+        log,
+      );
+      return m === null ? undefined : Number(m[1]);
+    });
+    if (ms.every((x) => x !== undefined)) return (ms as number[]).sort((a, b) => a - b);
+    if (performance.now() > until) throw new Error(`no block_accepted lines for ${heights}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const median = (xs: readonly number[]): number => xs[Math.floor(xs.length / 2)] ?? Number.NaN;
+
 if (!wrkAvailable()) throw new Error('bench/api needs wrk (Debian package `wrk`)');
 const started = performance.now();
 const loadAtStart = loadavg()[0]?.toFixed(1);
-const node = await startBenchNode(['pow_policy = { cuckatoo = 100 }']);
+const node = await startBenchNode(['pow_policy = { cuckatoo = 100 }'], [], 8 << 20);
 const results: Measurement[] = [];
 let chain: ChainFacts = { unspent: [], excesses: [] };
 let found = 0;
+let rssIdle = Number.NaN;
+let blockIdle: number[] = [];
+let blockLoaded: number[] = [];
+let loadedHeights: bigint[] = [];
 try {
   chain = facts(await buildChain(node.url));
   const tip = (await foreignOk(node.url, 'get_tip', [])) as { height: number };
@@ -218,15 +279,30 @@ try {
       `${chain.excesses.length} kernels; ${CONNECTIONS} connections (wrk, 1 thread), ` +
       `${SECONDS} s per phase\n`,
   );
+  blockIdle = await processingMs(node, await submitBlocks(node.url, TIMED_BLOCKS));
+  await new Promise((r) => setTimeout(r, 2000));
+  rssIdle = rssMiB(node.proc.pid);
+  process.stdout.write(
+    `idle: RSS ${rssIdle.toFixed(0)} MiB, block processing ${median(blockIdle).toFixed(1)} ms (median of ${TIMED_BLOCKS})\n`,
+  );
   for (const w of workloads(node.home, chain)) {
     const bytes = await check(node.url, w.entries);
-    const r = runWrkMix({
+    const load = runWrkMixAsync({
       url: node.url,
       entries: w.entries,
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
-    results.push(line(w.name, r, bytes));
+    // Blocks arrive while wallets refresh: how long each takes to be processed.
+    const hits = w.name.startsWith(BLOCKS_PHASE);
+    if (hits) loadedHeights = await submitBlocks(node.url, TIMED_BLOCKS);
+    const [r, peak] = await peakRssDuring(node.proc.pid, load);
+    results.push(line(w.name, r, bytes, peak));
+    if (hits) blockLoaded = await processingMs(node, loadedHeights);
+    if (hits)
+      process.stdout.write(
+        `  block processing under this load: ${median(blockLoaded).toFixed(1)} ms (median of ${TIMED_BLOCKS})\n`,
+      );
   }
 } finally {
   await node.stop();
@@ -235,6 +311,9 @@ try {
 
 const rps = (prefix: string): number =>
   results.find((r) => r.name.startsWith(prefix))?.opsPerSec ?? Number.NaN;
+const peakOf = (name: string): number =>
+  (results.find((r) => r.name === name) as { peakRssMiB?: number } | undefined)?.peakRssMiB ??
+  Number.NaN;
 const earlier = earlierRuns('api');
 saveResults('api', results, {
   generator_wrk: 1,
@@ -242,6 +321,11 @@ saveResults('api', results, {
   outputs_misses_vs_tip_rps: rps(`get_outputs ×${QUERY_COMMITS} misses`) / rps('get_tip'),
   kernel_vs_tip_rps: rps('get_kernel') / rps('get_tip'),
   mixed_vs_tip_rps: rps('mixed') / rps('get_tip'),
+  rss_idle_mib: Math.round(rssIdle),
+  rss_peak_outputs_vs_idle: peakOf(`get_outputs ×${QUERY_COMMITS} hits`) / rssIdle,
+  block_processing_idle_ms: median(blockIdle),
+  block_processing_outputs_load_ms: median(blockLoaded),
+  block_processing_load_vs_idle: median(blockLoaded) / median(blockIdle),
 });
 annotateResults('api', earlier, [
   `Chain: ${BLOCKS} blocks on the automated-testing chain, ${SPENDS} spends mined; ` +

@@ -121,6 +121,7 @@ export function defaultServerConfig(
     archiveMode: false,
     skipSyncWait: false,
     headerSyncTimeout: 10,
+    apiRateLimit: null,
     p2p: defaultP2p(chain),
     pool: defaultPool(chain),
     dandelion: defaultDandelion(),

@@ -174,6 +174,13 @@ function readWalletUrl(s: TableReader): string | null {
   return s.httpUrl(key, '');
 }
 
+/** Our per-address API rate limit: 0 (the default) is none; the burst defaults to twice the rate. */
+function readRateLimit(s: TableReader): ServerConfig['apiRateLimit'] {
+  const perSecond = s.integer('api_rate_limit', 0, 0, 1_000_000);
+  const burst = s.integer('api_rate_limit_burst', Math.max(1, 2 * perSecond), 1, 10_000_000);
+  return perSecond === 0 ? null : { perSecond, burst };
+}
+
 export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
   const s = parseConfigRoot(text, opts.file, 'server').table('server');
   const chain = readChainTypeKey(s, opts.chain, chainFlagHint);
@@ -195,6 +202,7 @@ export function parseServerToml(text: string, opts: ParseOptions): ServerConfig 
     archiveMode: s.boolean('archive_mode', d.archiveMode),
     skipSyncWait: s.boolean('skip_sync_wait', d.skipSyncWait),
     headerSyncTimeout: readHeaderSyncTimeout(s, d.headerSyncTimeout),
+    apiRateLimit: readRateLimit(s),
     p2p: readP2p(s.table('p2p_config'), chain),
     pool: readPool(s.table('pool_config'), chain),
     dandelion: readDandelion(s.table('dandelion_config')),

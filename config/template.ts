@@ -125,6 +125,13 @@ function serverSection(c: ServerConfig): string[] {
     '# below 1 means 10.',
     `header_sync_timeout = ${c.headerSyncTimeout}`,
     '',
+    '# Public nodes: at most this many API requests a second from one client address, in bursts',
+    '# of up to api_rate_limit_burst (twice the rate unless set); beyond it, 429 Too Many',
+    '# Requests. Left out or 0: no limit. Behind a reverse proxy every request comes from the',
+    '# proxy: limit there instead (docs/deploy.md).',
+    optional('api_rate_limit', c.apiRateLimit && String(c.apiRateLimit.perSecond), '50'),
+    optional('api_rate_limit_burst', c.apiRateLimit && String(c.apiRateLimit.burst), '100'),
+    '',
   ];
 }
 

@@ -45,6 +45,11 @@ export interface ServerConfig {
   readonly skipSyncWait: boolean;
   /** `[server] header_sync_timeout`, seconds (values below 1 in the file mean 10, as Epic). */
   readonly headerSyncTimeout: number;
+  /**
+   * `[server] api_rate_limit` (requests a second per client address) and `api_rate_limit_burst`
+   * (ours, for public nodes; docs/decisions.md); null: no limit, the default.
+   */
+  readonly apiRateLimit: { readonly perSecond: number; readonly burst: number } | null;
   readonly p2p: P2pConfig;
   readonly pool: PoolConfig;
   readonly dandelion: DandelionConfig;

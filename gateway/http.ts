@@ -32,6 +32,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   403: '403 Forbidden',
   404: '404 Not Found',
   413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
 };

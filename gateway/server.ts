@@ -15,6 +15,7 @@ import {
   STATUS_TEXT,
 } from './http.js';
 import type { NodeIdentity } from './operations.js';
+import { type RateLimit, RateLimiter } from './rate_limit.js';
 import type { Operation } from './routes.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
@@ -31,6 +32,8 @@ export interface GatewayOptions {
   /** Requests being handled at once; more get 503 (uWS has no per-connection cap of its own). */
   readonly maxInFlight?: number;
   readonly log?: (event: string, fields: Record<string, unknown>) => void;
+  /** Requests a second per client address (rate_limit.ts); absent or null: no limit. */
+  readonly rateLimit?: RateLimit | null;
 }
 
 export interface Gateway {
@@ -70,6 +73,13 @@ class Exchange {
     const { method, path, query, authorization } = this;
     return { method, path, query, authorization, body };
   }
+}
+
+const TOO_MANY_REQUESTS = respond(429, 'Too Many Requests', [['retry-after', '1']]);
+
+/** The client's address as text (uWS hands it over as bytes). */
+function remoteAddress(res: UwsResponse): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
 }
 
 /** Writes a response; inside a uWS callback the socket is corked already. */
@@ -120,6 +130,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity);
   const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const log = opts.log ?? (() => {});
+  const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : null;
   let inFlight = 0;
 
   /** Frees the slot of a request whose body never finished (client gone, or 413). */
@@ -209,6 +220,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       res.onAborted(() => {
         ex.aborted = true;
       });
+    if (limiter !== null && !limiter.allow(remoteAddress(res), performance.now()))
+      return sendNow(ex, TOO_MANY_REQUESTS);
     // Answers decided from the request line and headers are written before the handler returns.
     if ('response' in resolution) return sendNow(ex, resolution.response);
     if (inFlight >= maxInFlight) return sendNow(ex, busyResponse());

@@ -149,6 +149,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       services,
       identity: { userAgent: USER_AGENT, chainType: config.chainType },
       log,
+      rateLimit: config.apiRateLimit,
     });
   } catch (e) {
     await system.shutdown();

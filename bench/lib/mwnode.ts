@@ -14,9 +14,10 @@ import {
 export function startBenchNode(
   serverLines: readonly string[] = [],
   p2pLines: readonly string[] = [],
+  stderrLimit = 65_536,
 ): Promise<NodeProcess> {
   const home = tempHome();
   const configFile = writeConfig(home, serverLines, true, 'automated', p2pLines);
-  // Nobody reads the console of a long run, and only the start of its log.
-  return spawnNode({ home, configFile, stdout: 'ignore', timeoutMs: 30_000, stderrLimit: 65_536 });
+  // Nobody reads the console of a long run, and only the start of its log (`stderrLimit`).
+  return spawnNode({ home, configFile, stdout: 'ignore', timeoutMs: 30_000, stderrLimit });
 }

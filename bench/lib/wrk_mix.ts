@@ -2,7 +2,7 @@
 // POSTs that may differ in path, headers and body (wrk.ts sends one request shape per run).
 // wrk only reports latency over the whole run, so per-request-kind figures need one run per
 // kind (a list holding that kind only). A reply without an `Ok` result counts as an error.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,22 +103,70 @@ export function parseWrk(out: string, seconds: number): LoadResult {
   };
 }
 
-export function runWrkMix(opts: MixOptions): LoadResult {
+/** wrk's arguments for `opts` with the mix script at `script`. */
+function wrkArgs(opts: MixOptions, script: string): string[] {
+  // wrk leaves requests slower than its timeout (2 s by default) out of the latency figures.
+  const timeout = `--timeout=${Math.max(10, opts.seconds)}s`;
+  const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, timeout, '--latency'];
+  return [...args, '-s', script, opts.url];
+}
+
+/** wrk's report, or why the run does not count. */
+function wrkResult(status: number | null, stdout: string, stderr: string, seconds: number) {
+  // wrk runs on when its script does not load (sending GET /): any stderr is a failure.
+  if (status !== 0 || stderr !== '') throw new Error(`wrk failed: ${stderr || stdout}`);
+  if (!stdout.includes('Replies without Ok:'))
+    throw new Error(`wrk did not run the script's done(): ${stdout}`);
+  return parseWrk(stdout, seconds);
+}
+
+/** Runs `fn` with the mix script written to a temporary file. */
+function withScript<T>(entries: readonly MixEntry[], fn: (script: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'mwnode-wrkmix-'));
   const script = join(dir, 'mix.lua');
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
-    writeFileSync(script, mixScript(opts.entries));
-    // wrk leaves requests slower than its timeout (2 s by default) out of the latency figures.
-    const timeout = `--timeout=${Math.max(10, opts.seconds)}s`;
-    const args = ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, timeout, '--latency'];
-    const run = spawnSync('wrk', [...args, '-s', script, opts.url], { encoding: 'utf8' });
-    // wrk runs on when its script does not load (sending GET /): any stderr is a failure.
-    if (run.status !== 0 || run.stderr !== '')
-      throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
-    if (!run.stdout.includes('Replies without Ok:'))
-      throw new Error(`wrk did not run the script's done(): ${run.stdout}`);
-    return parseWrk(run.stdout, opts.seconds);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(script, mixScript(entries));
+    const out = fn(script);
+    if (out instanceof Promise) out.finally(cleanup).catch(() => {});
+    else cleanup();
+    return out;
+  } catch (e) {
+    cleanup();
+    throw e;
   }
+}
+
+export function runWrkMix(opts: MixOptions): LoadResult {
+  return withScript(opts.entries, (script) => {
+    const run = spawnSync('wrk', wrkArgs(opts, script), { encoding: 'utf8' });
+    return wrkResult(run.status, run.stdout, run.stderr, opts.seconds);
+  });
+}
+
+/** As runWrkMix, leaving this process's event loop free (to watch the node during the run). */
+export function runWrkMixAsync(opts: MixOptions): Promise<LoadResult> {
+  return withScript(
+    opts.entries,
+    (script) =>
+      new Promise<LoadResult>((resolve, reject) => {
+        const child = spawn('wrk', wrkArgs(opts, script));
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          stdout += d;
+        });
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+        });
+        child.on('error', reject);
+        child.on('close', (status) => {
+          try {
+            resolve(wrkResult(status, stdout, stderr, opts.seconds));
+          } catch (e) {
+            reject(e);
+          }
+        });
+      }),
+  );
 }

@@ -2,7 +2,7 @@
 // small, numbers stay numbers, bytes come back as plain Uint8Array owning their memory.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decode, encode, roundTrip } from '../../../runtime/codec.js';
+import { decode, decodeInPlace, encode, roundTrip } from '../../../runtime/codec.js';
 
 const U64_MAX = 2n ** 64n - 1n;
 
@@ -51,6 +51,20 @@ describe('actor codec', () => {
     const frame = encode({ a: Uint8Array.of(1, 2), b: Uint8Array.of(3) });
     const { a } = decode(frame) as { a: Uint8Array };
     assert.equal(a.buffer.byteLength, 2, 'a decoded byte string does not pin the message');
+  });
+
+  it("decodes in place on the owner's side: the same values, byte strings views of the frame", () => {
+    const body = Uint8Array.from({ length: 180_000 }, (_, i) => (i * 13) & 0xff);
+    const value = { count: 500, text: body, n: U64_MAX, hash: Uint8Array.of(1, 2) };
+    const frame = encode(value);
+    const back = decodeInPlace(frame) as typeof value;
+    assert.deepEqual(back, value);
+    assert.equal(Object.getPrototypeOf(back.text), Uint8Array.prototype);
+    assert.equal(back.text.buffer, frame, 'no copy of the 180 KB');
+    assert.equal(back.hash.buffer, frame);
+    assert.equal(typeof back.n, 'bigint');
+    // The copying decoder is unchanged by it.
+    assert.equal((decode(frame) as typeof value).text.buffer.byteLength, 180_000);
   });
 
   it('decodes from a Buffer into plain Uint8Arrays', () => {
