@@ -29,8 +29,13 @@ export interface GatewayOptions {
   readonly secrets: ApiSecrets;
   readonly services: Services;
   readonly identity: NodeIdentity;
-  /** Requests being handled at once; more get 503 (uWS has no per-connection cap of its own). */
+  /**
+   * Requests being answered at once (body in); more get 503. A request still sending its body
+   * holds no slot, only the bytes it sent (`maxBuffered`): slow clients cannot take the slots.
+   */
   readonly maxInFlight?: number;
+  /** Bytes of unfinished bodies held at once, over all requests; beyond, 503 and closed. */
+  readonly maxBuffered?: number;
   readonly log?: (event: string, fields: Record<string, unknown>) => void;
   /** Requests a second per client address (rate_limit.ts); absent or null: no limit. */
   readonly rateLimit?: RateLimit | null;
@@ -44,13 +49,15 @@ export interface Gateway {
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 4096;
+export const DEFAULT_MAX_BUFFERED = 64 << 20;
 const EMPTY = new Uint8Array(0);
 
 /** One request and its answer. Everything needed from the uWS request is copied in here. */
 class Exchange {
   aborted = false;
-  /** The body is still being read: an abort or a 413 frees the request's in-flight slot. */
+  /** The body is still being read; `held` bytes of it are copied (counted against the cap). */
   reading = false;
+  held = 0;
   readonly res: UwsResponse;
   readonly method: string;
   readonly path: string;
@@ -131,13 +138,28 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const log = opts.log ?? (() => {});
   const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : null;
+  const maxBuffered = opts.maxBuffered ?? DEFAULT_MAX_BUFFERED;
+  /** Requests with their body in, being answered. */
   let inFlight = 0;
+  /** Bytes copied from bodies still being read. */
+  let buffered = 0;
 
-  /** Frees the slot of a request whose body never finished (client gone, or 413). */
+  /** The body is in, or will never be: its bytes no longer count against the cap. */
   const stopReading = (ex: Exchange): void => {
     if (!ex.reading) return;
     ex.reading = false;
-    inFlight--;
+    buffered -= ex.held;
+    ex.held = 0;
+  };
+
+  /** A slot to answer `ex` in, or a 503 (written here) when none is free. */
+  const takeSlot = (ex: Exchange): boolean => {
+    if (inFlight >= maxInFlight) {
+      sendNow(ex, busyResponse());
+      return false;
+    }
+    inFlight++;
+    return true;
   };
 
   /** The answer that needs an await; the slot is held until it is written. */
@@ -163,7 +185,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
    * valid only during this callback), otherwise copy it and go async.
    */
   const bodyDone = (ex: Exchange, op: Operation, body: Buffer, copied: boolean): void => {
-    ex.reading = false; // once running, the slot is held until the answer, even if the client goes away
+    stopReading(ex);
+    // Once running, the slot is held until the answer, even if the client goes away.
+    if (!takeSlot(ex)) return;
     let now: HttpResponse | undefined;
     try {
       now = dispatcher.answerNow(op, body);
@@ -200,6 +224,13 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       if (isLast && chunks === null) return bodyDone(ex, op, Buffer.from(chunk), false);
       // uWS reuses the chunk's memory once this callback returns: copy it (into Node's buffer
       // pool: far cheaper than a new ArrayBuffer per request).
+      if (buffered + chunk.byteLength > maxBuffered) {
+        stopReading(ex);
+        sendNow(ex, busyResponse(), true);
+        return;
+      }
+      buffered += chunk.byteLength;
+      ex.held += chunk.byteLength;
       chunks ??= [];
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (isLast) bodyDone(ex, op, Buffer.concat(chunks, size), true);
@@ -224,8 +255,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       return sendNow(ex, TOO_MANY_REQUESTS);
     // Answers decided from the request line and headers are written before the handler returns.
     if ('response' in resolution) return sendNow(ex, resolution.response);
+    // Refused at once when every slot is taken; the slot itself is taken once the body is in.
     if (inFlight >= maxInFlight) return sendNow(ex, busyResponse());
-    inFlight++;
     ex.reading = true;
     res.onAborted(() => {
       ex.aborted = true;
@@ -238,7 +269,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       readBody(ex, op, route.maxBody, Number(req.getHeader('content-length') || '0'));
     else {
       ex.reading = false;
-      runLater(ex, op, EMPTY);
+      if (takeSlot(ex)) runLater(ex, op, EMPTY);
     }
   });
 

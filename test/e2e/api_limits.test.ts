@@ -92,11 +92,17 @@ const HALF_OPEN = 5000;
 /** Connections opened at once (the listen backlog is finite). */
 const BATCH = 250;
 
-/** Opens a connection that sends part of a request's headers and then nothing. */
-function halfOpen(port: number, host: string): Promise<Socket> {
+/** What half-open connections send before they stop: part of the headers, or of the body. */
+const HALF_REQUESTS = [
+  'POST /v2/foreign HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl',
+  `POST /v2/foreign HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${GET_TIP.length}\r\n\r\n{"json`,
+];
+
+/** Opens a connection that sends part of a request and then nothing. */
+function halfOpen(port: number, host: string, i: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const s = connect({ port, host }, () => {
-      s.write('POST /v2/foreign HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl');
+      s.write(HALF_REQUESTS[i % HALF_REQUESTS.length] as string);
       resolve(s);
     });
     s.on('error', reject);
@@ -116,11 +122,11 @@ describe('slowloris on the real node', { timeout: 120_000 }, () => {
     removeHome(node.home);
   });
 
-  it(`${HALF_OPEN} half-open connections: a normal client is served, and they are closed`, async () => {
+  it(`${HALF_OPEN} half-open connections (headers or bodies): a client is served; they are closed`, async () => {
     const opened = performance.now();
     for (let i = 0; i < HALF_OPEN; i += BATCH) {
       const batch = await Promise.all(
-        Array.from({ length: BATCH }, () => halfOpen(node.port, '127.0.0.1')),
+        Array.from({ length: BATCH }, (_, k) => halfOpen(node.port, '127.0.0.1', k)),
       );
       for (const s of batch) {
         s.on('close', () => {

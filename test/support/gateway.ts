@@ -21,7 +21,7 @@ export function headInfo(height: bigint, fill = Number(height)): ChainHeadInfo {
 
 export function startHeadGateway(
   head: () => ChainHeadInfo | null,
-  opts: { readonly maxInFlight?: number } = {},
+  opts: { readonly maxInFlight?: number; readonly maxBuffered?: number } = {},
 ): Promise<Gateway> {
   return startGateway({
     host: '127.0.0.1',
