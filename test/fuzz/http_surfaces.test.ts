@@ -4,6 +4,7 @@
 // stays up, and its resident memory does not keep growing. FUZZ_SEED overrides the seed.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Rng } from '../support/fuzz_input.js';
 import { type FuzzRequest, fuzzRequest } from '../support/http_fuzz.js';
@@ -14,7 +15,14 @@ import {
   ownerSecret,
   removeHome,
   startNodeProcess,
+  tempHome,
 } from '../support/node_process.js';
+import {
+  startWalletListener,
+  testWallet,
+  type WalletListener,
+  walletCommand,
+} from '../support/wallet_process.js';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 100_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 0x4854_5450) >>> 0;
@@ -139,6 +147,48 @@ async function send(url: string, r: FuzzRequest): Promise<{ status: number; body
   return { status: res.status, body: await res.text() };
 }
 
+/** Fuzzes `s` at `url`; `alive` is asked after, and `pid`'s memory watched. */
+async function fuzzSurface(
+  url: string,
+  s: Surface,
+  seed: number,
+  pid: number | undefined,
+  headers: Record<string, string>,
+): Promise<void> {
+  const rng = new Rng(seed);
+  const counts = new Map<number, number>();
+  const bad: string[] = [];
+  let next = 0;
+  let rssEarly = Number.NaN;
+  const worker = async (): Promise<void> => {
+    while (next < REQUESTS) {
+      const i = next++;
+      if (i === Math.floor(REQUESTS / 5)) rssEarly = rssMiB(pid);
+      const r = fuzzRequest(rng, s, headers, s.maxBody);
+      let a: { status: number; body: string };
+      try {
+        a = await send(url, r);
+      } catch (e) {
+        // A refused oversized body may end the connection before the answer is read.
+        if (r.body !== null && r.body.length > s.maxBody) continue;
+        bad.push(`${r.method} ${r.path.slice(0, 60)}: ${(e as Error).message}`);
+        continue;
+      }
+      counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+      const rpc = s.methods !== null && r.method === 'POST' && s.paths.includes(r.path);
+      const why = improper(rpc, a.status, a.body);
+      if (why !== null && bad.length < 20) bad.push(`${r.method} ${r.path.slice(0, 60)}: ${why}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  assert.deepEqual(bad, []);
+  const total = [...counts.values()].reduce((x, y) => x + y, 0);
+  assert.ok(total >= REQUESTS * 0.99, `${total} answered of ${REQUESTS}`);
+  assert.ok((counts.get(200) ?? 0) > 0 && counts.size > 1, JSON.stringify([...counts]));
+  const rssEnd = rssMiB(pid);
+  assert.ok(rssEnd < rssEarly * 1.3, `RSS ${rssEarly.toFixed(0)} → ${rssEnd.toFixed(0)} MiB`);
+}
+
 describe('HTTP surfaces fuzzed on the real node', { timeout: 1_200_000 }, () => {
   let node: NodeProcess;
   before(async () => {
@@ -152,47 +202,103 @@ describe('HTTP surfaces fuzzed on the real node', { timeout: 1_200_000 }, () => 
 
   for (const [k, s] of SURFACES.entries())
     it(`${s.name}: ${REQUESTS} generated requests, proper answers only, memory flat`, async () => {
-      const rng = new Rng(SEED + k);
       const headers: Record<string, string> = s.owner
         ? { authorization: basic(ownerSecret(node.home)) }
         : {};
-      const counts = new Map<number, number>();
-      const bad: string[] = [];
-      let next = 0;
-      let rssEarly = Number.NaN;
-      const worker = async (): Promise<void> => {
-        while (next < REQUESTS) {
-          const i = next++;
-          if (i === Math.floor(REQUESTS / 5)) rssEarly = rssMiB(node.proc.pid);
-          const r = fuzzRequest(rng, s, headers, s.maxBody);
-          let a: { status: number; body: string };
-          try {
-            a = await send(node.url, r);
-          } catch (e) {
-            // A refused oversized body may end the connection before the answer is read.
-            if (r.body !== null && r.body.length > s.maxBody) continue;
-            bad.push(`${r.method} ${r.path.slice(0, 60)}: ${(e as Error).message}`);
-            continue;
-          }
-          counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
-          const rpc = s.methods !== null && r.method === 'POST' && s.paths.includes(r.path);
-          const why = improper(rpc, a.status, a.body);
-          if (why !== null && bad.length < 20)
-            bad.push(`${r.method} ${r.path.slice(0, 60)}: ${why}`);
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      assert.deepEqual(bad, []);
-      const total = [...counts.values()].reduce((a, b) => a + b, 0);
-      assert.ok(total >= REQUESTS * 0.99, `${total} answered of ${REQUESTS}`);
-      assert.ok((counts.get(200) ?? 0) > 0 && counts.size > 1, JSON.stringify([...counts]));
-      const rssEnd = rssMiB(node.proc.pid);
-      assert.ok(rssEnd < rssEarly * 1.3, `RSS ${rssEarly.toFixed(0)} → ${rssEnd.toFixed(0)} MiB`);
+      await fuzzSurface(node.url, s, SEED + k, node.proc.pid, headers);
       const tip = await fetch(`${node.url}/v2/foreign`, {
         method: 'POST',
         body: '{"jsonrpc":"2.0","method":"get_tip","params":[],"id":1}',
       });
       assert.equal(tip.status, 200);
       assert.doesNotMatch(node.stderr(), /"event":"request_failed"/);
+    });
+});
+
+const WALLET_OWNER = [
+  'retrieve_summary_info',
+  'retrieve_outputs',
+  'retrieve_txs',
+  'init_send_tx',
+  'issue_invoice_tx',
+  'process_invoice_tx',
+  'finalize_tx',
+  'cancel_tx',
+  'post_tx',
+  'get_stored_tx',
+  'verify_slate_messages',
+  'accounts',
+  'create_account_path',
+  'set_active_account',
+  'node_height',
+  'retrieve_payment_proof',
+  'verify_payment_proof',
+  'init_secure_api',
+  'open_wallet',
+  'encrypted_request_v3',
+];
+const WALLET_FOREIGN = [
+  'check_version',
+  'build_coinbase',
+  'build_foundation',
+  'verify_slate_messages',
+  'receive_tx',
+  'finalize_invoice_tx',
+];
+
+describe('HTTP surfaces fuzzed on the real wallet', { timeout: 1_200_000 }, () => {
+  let node: NodeProcess;
+  let owner: WalletListener;
+  let foreign: WalletListener;
+  let walletHome = '';
+  before(async () => {
+    node = await startNodeProcess();
+    walletHome = tempHome();
+    const w = testWallet(walletHome, 'automated', {
+      url: node.url,
+      secretPath: join(node.home, '.api_secret'),
+    });
+    const init = await walletCommand(w, ['init']);
+    assert.equal(init.code, 0, init.stderr);
+    owner = await startWalletListener(w, 'owner_api');
+    foreign = await startWalletListener(w, 'listen');
+  });
+  after(async () => {
+    await owner.stop();
+    await foreign.stop();
+    await node.stop();
+    removeHome(node.home);
+    removeHome(walletHome);
+  });
+
+  const wallet: readonly [string, Surface, () => WalletListener][] = [
+    [
+      'owner',
+      {
+        name: 'wallet owner',
+        paths: ['/v2/owner', '/v3/owner'],
+        methods: WALLET_OWNER,
+        owner: false,
+        maxBody: 16 << 20,
+      },
+      () => owner,
+    ],
+    [
+      'foreign',
+      {
+        name: 'wallet foreign',
+        paths: ['/v2/foreign'],
+        methods: WALLET_FOREIGN,
+        owner: false,
+        maxBody: 16 << 20,
+      },
+      () => foreign,
+    ],
+  ];
+  for (const [k, [, s, listener]] of wallet.entries())
+    it(`${s.name}: ${REQUESTS} generated requests, proper answers only, memory flat`, async () => {
+      const l = listener();
+      await fuzzSurface(l.url, s, SEED + 100 + k, l.proc.pid, {});
+      assert.doesNotMatch(l.stderr(), /"event":"request_failed"/);
     });
 });
