@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { log, root, run, sha256File, writeText } from './lib.mjs';
 
 // Debian packages the build or the tests need (Node, npm, g++ and python3 are on the machine).
-// iproute2: `ip netns` and `ss` for the test networks of test/support/netns.ts.
-const SYSTEM_PACKAGES = ['iproute2'];
+// iproute2: `ip netns` and `ss` for the test networks of test/support/netns.ts; nginx: the
+// scale-out test (test/e2e/scale_out_nginx.test.ts, docs/deploy.md).
+const SYSTEM_PACKAGES = ['iproute2', 'nginx'];
 
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
