@@ -222,8 +222,6 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       // Most bodies are one chunk: looked at in place first (a view, no copy), copied only to
       // go async.
       if (isLast && chunks === null) return bodyDone(ex, op, Buffer.from(chunk), false);
-      // uWS reuses the chunk's memory once this callback returns: copy it (into Node's buffer
-      // pool: far cheaper than a new ArrayBuffer per request).
       if (buffered + chunk.byteLength > maxBuffered) {
         stopReading(ex);
         sendNow(ex, busyResponse(), true);
@@ -231,6 +229,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       }
       buffered += chunk.byteLength;
       ex.held += chunk.byteLength;
+      // uWS reuses the chunk's memory once this callback returns: copy it (into Node's buffer
+      // pool: far cheaper than a new ArrayBuffer per request).
       chunks ??= [];
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (isLast) bodyDone(ex, op, Buffer.concat(chunks, size), true);

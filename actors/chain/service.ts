@@ -101,7 +101,7 @@ export class ChainService {
   private readonly serving: ChainServing;
   /** Blocks and header batches are processed one at a time, in arrival order. */
   private queue: Promise<unknown> = Promise.resolve();
-  /** Turns (blocks, header batches) scheduled and not yet finished. */
+  /** Turns reads wait for (blocks, header batches) scheduled and not yet finished. */
   private turns = 0;
   private readonly log: ChainLog;
   private readonly compactionRoll: () => boolean;
@@ -147,7 +147,9 @@ export class ChainService {
       dbFile: join(this.dbRoot, DB_FILE),
       archiveMode: this.archiveMode,
       downloadDir,
-      inTurn: (run) => this.inTurn(run),
+      // Validation leaves the store as it is until its last, synchronous step: reads go on
+      // meanwhile, from the state before (as they did before `afterTurns`).
+      inTurn: (run) => this.inTurn(run, false),
       onHead: this.onStateImported,
     };
   }
@@ -188,13 +190,15 @@ export class ChainService {
    * Runs `run` after every block and header batch before it: both await the worker pool, and
    * neither may see the store change under it meanwhile.
    */
-  private inTurn<T>(run: () => Promise<T>): Promise<T> {
-    this.turns++;
+  private inTurn<T>(run: () => Promise<T>, readsWait = true): Promise<T> {
     const next = this.queue.then(run, run);
-    const done = () => {
-      this.turns--;
-    };
-    next.then(done, done);
+    if (readsWait) {
+      this.turns++;
+      const done = () => {
+        this.turns--;
+      };
+      next.then(done, done);
+    }
     this.queue = next.catch(() => undefined);
     return next;
   }
