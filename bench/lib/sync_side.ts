@@ -3,7 +3,7 @@
 // `p2p_sync` log lines (when each state began, by the node's own clock), and its peak memory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -234,27 +234,7 @@ export class TipProbe {
   }
 }
 
-/** A process's peak resident set (VmHWM), MiB; NaN where /proc is not available. */
-export function peakRssMiB(pid: number | undefined): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(status);
-    return m === null ? Number.NaN : Number(m[1]) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** A process's resident set now (VmRSS), MiB. */
-export function rssMiB(pid: number | undefined): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(status);
-    return m === null ? Number.NaN : Number(m[1]) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
+export { peakRssMiB, rssMiB } from '../../test/support/process_memory.js';
 
 /**
  * Copies the node's log (what was captured so far, then the stream) to a file in the temporary

@@ -3,7 +3,6 @@
 // back, never the gateway's own "internal error", every request is answered in time, the node
 // stays up, and its resident memory does not keep growing. FUZZ_SEED overrides the seed.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Rng } from '../support/fuzz_input.js';
@@ -17,6 +16,7 @@ import {
   startNodeProcess,
   tempHome,
 } from '../support/node_process.js';
+import { rssMiB } from '../support/process_memory.js';
 import {
   startWalletListener,
   testWallet,
@@ -129,11 +129,6 @@ function improper(rpc: boolean, status: number, body: string): string | null {
   } catch {
     return `not JSON: ${body.slice(0, 80)}`;
   }
-}
-
-function rssMiB(pid: number | undefined): number {
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m === null ? Number.NaN : Number(m[1]) / 1024;
 }
 
 async function send(url: string, r: FuzzRequest): Promise<{ status: number; body: string }> {
