@@ -122,6 +122,7 @@ export function defaultServerConfig(
     skipSyncWait: false,
     headerSyncTimeout: 10,
     apiRateLimit: null,
+    apiReadThreads: null,
     p2p: defaultP2p(chain),
     pool: defaultPool(chain),
     dandelion: defaultDandelion(),

@@ -203,6 +203,7 @@ export function parseServerToml(text: string, opts: ParseOptions): ServerConfig 
     skipSyncWait: s.boolean('skip_sync_wait', d.skipSyncWait),
     headerSyncTimeout: readHeaderSyncTimeout(s, d.headerSyncTimeout),
     apiRateLimit: readRateLimit(s),
+    apiReadThreads: s.has('api_read_threads') ? s.integer('api_read_threads', 0, 0, 64) : null,
     p2p: readP2p(s.table('p2p_config'), chain),
     pool: readPool(s.table('pool_config'), chain),
     dandelion: readDandelion(s.table('dandelion_config')),

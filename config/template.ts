@@ -132,6 +132,11 @@ function serverSection(c: ServerConfig): string[] {
     optional('api_rate_limit', c.apiRateLimit && String(c.apiRateLimit.perSecond), '50'),
     optional('api_rate_limit_burst', c.apiRateLimit && String(c.apiRateLimit.burst), '100'),
     '',
+    "# Threads that answer the API's chain reads (blocks, headers, kernels, listings, proofs)",
+    "# beside the chain's own, each with a read-only connection to the chain database. Left out:",
+    '# one per CPU, at most 4; 0: the chain thread answers every read.',
+    optional('api_read_threads', c.apiReadThreads === null ? null : String(c.apiReadThreads), '2'),
+    '',
   ];
 }
 

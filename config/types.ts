@@ -50,6 +50,11 @@ export interface ServerConfig {
    * (ours, for public nodes; docs/decisions.md); null: no limit, the default.
    */
   readonly apiRateLimit: { readonly perSecond: number; readonly burst: number } | null;
+  /**
+   * `[server] api_read_threads` (ours): read replicas answering the API's chain reads beside the
+   * chain actor; 0 for none; null (the default): one per CPU, at most 4.
+   */
+  readonly apiReadThreads: number | null;
   readonly p2p: P2pConfig;
   readonly pool: PoolConfig;
   readonly dandelion: DandelionConfig;

@@ -124,7 +124,8 @@ export function chainReadOperations(services: Services): ChainReadOperations {
 }
 
 function readOperations(services: Services): Omit<ChainReadOperations, 'chainRest'> {
-  const read = async (q: ChainRead) => payload(await services.chain('read', q));
+  const read = async (q: ChainRead) =>
+    payload(await (services.chainRead?.(q) ?? services.chain('read', q)));
   const hashOf = (hash: string | null) => (hash === null ? null : blockHash(hash));
   return {
     getHeader: async (height, hash, commit) =>

@@ -1,6 +1,11 @@
 // What the gateway may ask of the actors: one typed `ask` per actor, and the latest state they
 // publish. The node wires these to the runtime; tests may wire them to in-thread actors.
-import type { ChainHeadInfo, ChainProtocol } from '../actors/chain/messages.js';
+import type {
+  ChainHeadInfo,
+  ChainProtocol,
+  ChainRead,
+  ReadResult,
+} from '../actors/chain/messages.js';
 import type { ConnectedPeer, PeersProtocol } from '../actors/peers/messages.js';
 import type { SyncStatus } from '../actors/peers/sync.js';
 import type { PoolProtocol } from '../actors/pool/messages.js';
@@ -25,6 +30,11 @@ export interface Services {
    * client that saw its block accepted reads the new head here.
    */
   readonly head: () => ChainHeadInfo | null;
+  /**
+   * Chain reads through the read replicas (replica_reads.ts), answered from the published head;
+   * absent: the chain actor answers them all.
+   */
+  readonly chainRead?: (q: ChainRead) => Promise<ReadResult>;
   /**
    * The connected peers as the peers actor last published them (its `connected` event); a new
    * array at every change, so reply caches may key on it. Empty before the first event.

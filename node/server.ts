@@ -2,9 +2,11 @@
 // gateway, and runs until SIGINT/SIGTERM, then shuts down in order (stop accepting, drain,
 // close the databases).
 
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { type ChainHeadInfo, chainActor } from '../actors/chain/messages.js';
 import type { StateSyncProgress } from '../actors/chain/state_sync.js';
+import { chainReaderActor } from '../actors/chain_reader/messages.js';
 import { formatPeerAddr } from '../actors/peers/addr.js';
 import { type ConnectedPeer, peersActor } from '../actors/peers/messages.js';
 import type { SyncStatus } from '../actors/peers/sync.js';
@@ -13,6 +15,7 @@ import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
 import { readApiSecrets } from '../config/secrets.js';
 import type { ServerConfig } from '../config/types.js';
+import { ReplicaReads } from '../gateway/replica_reads.js';
 import { type Gateway, startGateway } from '../gateway/server.js';
 import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
@@ -27,6 +30,8 @@ import { shownSync } from './sync_shown.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;
+/** Read replicas started when the config does not say (each thread costs memory). */
+const MAX_AUTO_READERS = 4;
 /**
  * How long an accepted P2P socket may stay silent before its Hand (Epic waits forever). Tests
  * shorten it through MWNODE_P2P_HANDSHAKE_TIMEOUT_MS, read here only.
@@ -67,7 +72,12 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     await system.shutdown();
     throw e;
   }
-  const { chain, pool, peers } = actors;
+  const { chain, pool, peers, readers } = actors;
+  const replicaReads = new ReplicaReads({
+    replicas: readers.map((r) => (req) => r.ask('read', req)),
+    head: () => head,
+    chain: (q) => chain.ask('read', q),
+  });
   let head: ChainHeadInfo | null = null;
   // The peers actor's Shake, Ping and Pong carry the body head (plain data across threads); a
   // restarted peers thread is told the current one at once, not at the next block.
@@ -98,6 +108,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   });
   chain.watch('head', (h) => {
     head = h;
+    replicaReads.headMoved();
     void headToPeers(h);
     // Epic's block-accepted hook: the pool reconciles with the new head's block.
     pool.ask('headChanged', { hash: h.tip.lastBlockPushed }).catch((e: unknown) => {
@@ -135,6 +146,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     pool: (kind, body) => pool.ask(kind, body),
     peers: (kind, body) => peers.ask(kind, body),
     head: () => head,
+    chainRead: (q) => replicaReads.read(q),
     poolGeneration: () => poolGeneration,
     connectedPeers: () => connected,
     syncStatus: () => sync,
@@ -228,7 +240,22 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
       }),
     },
   });
-  return { chain, pool, peers };
+  const readers = [];
+  for (let i = 0; i < readThreads(config); i++)
+    readers.push(
+      await system.spawn(chainReaderActor, {
+        name: `chain-reader-${i + 1}`,
+        init: { chainType: config.chainType, dbRoot: config.dbRoot },
+        concurrency: CHAIN_PIPELINE,
+      }),
+    );
+  log('chain_readers', { threads: readers.length });
+  return { chain, pool, peers, readers };
+}
+
+/** `[server] api_read_threads`, or one read replica per CPU, at most 4. */
+function readThreads(config: ServerConfig): number {
+  return config.apiReadThreads ?? Math.min(MAX_AUTO_READERS, availableParallelism());
 }
 
 /** Runs the node until SIGINT/SIGTERM; resolves with the process exit code. */

@@ -37,8 +37,9 @@ import type {
   PrintedOutputsQuery,
   ReadResult,
 } from './messages.js';
-import type { ChainStore, StoredHeader } from './store.js';
-import type { CommitPos, TxHashSet } from './txhashset.js';
+import type { ChainReadSource, ReadTxHashSet } from './read_source.js';
+import type { StoredHeader } from './store.js';
+import type { CommitPos } from './txhashset.js';
 import type { UnspentAt } from './unspent_index.js';
 
 /** Epic's clamp on `max` for unspent-output listings. */
@@ -81,13 +82,13 @@ function backendAt(backend: MmrBackend, size: bigint): MmrBackend {
 }
 
 export class ChainQueries {
-  private readonly store: ChainStore;
+  private readonly store: ChainReadSource;
   /** Printable parts of unspent outputs asked about, by their index entries. */
   private readonly printed = new WeakMap<UnspentAt, PrintedParts>();
   /** Their texts as get_outputs replies print them (printedOutputs), by the same entries. */
   private readonly texts = new WeakMap<UnspentAt, { indent: string; text: Buffer }>();
 
-  constructor(store: ChainStore) {
+  constructor(store: ChainReadSource) {
     this.store = store;
   }
 
@@ -136,7 +137,7 @@ export class ChainQueries {
     }
   }
 
-  private get txhashset(): TxHashSet {
+  private get txhashset(): ReadTxHashSet {
     return this.store.txhashset;
   }
 

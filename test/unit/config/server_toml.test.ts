@@ -191,6 +191,12 @@ describe('server config parsing', () => {
     assert.equal(c.headerSyncTimeout, 10);
   });
 
+  it('api_read_threads: absent is null (one per CPU, at most 4); 0 and 64 are taken', () => {
+    assert.equal(parse('[server]\n').apiReadThreads, null);
+    assert.equal(parse('[server]\napi_read_threads = 0\n').apiReadThreads, 0);
+    assert.equal(parse('[server]\napi_read_threads = 64\n').apiReadThreads, 64);
+  });
+
   const cases: [string, string, string | null, string][] = [
     [
       'host name as API address',
@@ -235,6 +241,12 @@ describe('server config parsing', () => {
       'expected a string, got an integer',
     ],
     ['empty path', '[server]\ndb_root = ""', 'server.db_root', 'the path is empty'],
+    [
+      'too many read threads',
+      '[server]\napi_read_threads = 65',
+      'server.api_read_threads',
+      'expected an integer from 0 to 64, got 65',
+    ],
     [
       'port out of range',
       '[server.p2p_config]\nport = 70000',
