@@ -11,8 +11,9 @@
 // BENCH_BLOCKS adjust.
 import { loadavg } from 'node:os';
 import type { JsonValue } from '../core/json/value.js';
-import { foreignOk, mineBlock, submit } from '../test/support/miner.js';
-import { type NodeProcess, removeHome } from '../test/support/node_process.js';
+import { foreignOk } from '../test/support/miner.js';
+import { removeHome } from '../test/support/node_process.js';
+import { median, processingMs, submitBlocks } from './lib/block_timing.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { annotateResults, earlierRuns } from './lib/history.js';
 import type { LoadResult } from './lib/loadgen.js';
@@ -58,40 +59,6 @@ function line(name: string, r: LoadResult, replyBytes: number, peakRss: number):
   };
   return m as Measurement;
 }
-
-/** Mines and submits `n` blocks; their heights. */
-async function submitBlocks(url: string, n: number): Promise<bigint[]> {
-  const heights: bigint[] = [];
-  for (let i = 0; i < n; i++) {
-    const block = await mineBlock(url);
-    const reply = await submit(url, block);
-    if (reply.body.result?.Ok !== null) throw new Error(`submit: ${JSON.stringify(reply.body)}`);
-    heights.push(block.header.height);
-  }
-  return heights;
-}
-
-/**
- * The chain's processing time of the blocks at `heights` (its block_accepted log), ms, sorted.
- * The chain thread's log can reach stderr after the reply: waited for a little.
- */
-async function processingMs(node: NodeProcess, heights: readonly bigint[]): Promise<number[]> {
-  const until = performance.now() + 5000;
-  for (;;) {
-    const log = node.stderr();
-    const ms = heights.map((h) => {
-      const m = new RegExp(`"event":"block_accepted","height":${h},[^\\n]*"ms":([\\d.]+)`).exec(
-        log,
-      );
-      return m === null ? undefined : Number(m[1]);
-    });
-    if (ms.every((x) => x !== undefined)) return (ms as number[]).sort((a, b) => a - b);
-    if (performance.now() > until) throw new Error(`no block_accepted lines for ${heights}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const median = (xs: readonly number[]): number => xs[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 if (!wrkAvailable()) throw new Error('bench/api needs wrk (Debian package `wrk`)');
 const started = performance.now();

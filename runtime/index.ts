@@ -46,4 +46,5 @@ export {
   type ShutdownReport,
   type SpawnOptions,
 } from './system.js';
+export { lowerThreadPriority } from './thread_priority.js';
 export { type BatchOptions, WorkPool, type WorkPoolOptions } from './workpool.js';

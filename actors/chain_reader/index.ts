@@ -4,12 +4,19 @@
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
-import { type ActorFactory, actorFromHandlers } from '../../runtime/index.js';
+import { type ActorFactory, actorFromHandlers, lowerThreadPriority } from '../../runtime/index.js';
 import { ChainQueries } from '../chain/queries.js';
 import { ChainSnapshot, MOVED } from '../chain/snapshot.js';
 import type { ChainReaderInit, ChainReaderProtocol } from './messages.js';
 
+/**
+ * The replicas' nice value: on a machine with few cores they would otherwise take a core's time
+ * from block processing and the gateway whenever reads pile up; they take what is left.
+ */
+const READER_NICE = 10;
+
 export const createChainReader: ActorFactory<ChainReaderProtocol, ChainReaderInit> = (init) => {
+  lowerThreadPriority(READER_NICE);
   // Range-proof hashes and Merkle paths hash here; compact blocks decode points.
   installNativeBlake2b();
   installSecpBackend();
