@@ -1,6 +1,6 @@
-// `npm run bench -- reads`: an explorer's heavy chain reads on the real mwnode, with the read
-// replicas (`[server] api_read_threads` left to its default) and without them (0: the chain
-// thread answers every read), on the same chain and machine in the same run. The chain: 520
+// `npm run bench -- reads`: an explorer's heavy chain reads on the real mwnode (an archive node),
+// with the read replicas (`[server] api_read_threads` left to its default) and without them (0:
+// the chain thread answers every read), on the same chain and machine in the same run. The chain: 520
 // mined blocks, 3 spends (lib/wallet_mix.ts). 100 keep-alive clients (wrk, 1 thread), one phase
 // per method: get_block and get_header at random heights, get_blocks 10 at a time,
 // get_unspent_outputs 100 at a time from random positions, then the four mixed while 5 blocks
@@ -31,7 +31,8 @@ const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 520);
 const TIMED_BLOCKS = 5;
 /** Distinct request bodies per method (random heights and positions). */
 const BODIES = 32;
-const POLICY = 'pow_policy = { cuckatoo = 100 }';
+/** An archive node: explorers read every block, and compaction would drop old ones. */
+const BASE = ['pow_policy = { cuckatoo = 100 }', 'archive_mode = true'];
 
 const rpc = (method: string, params: JsonValue[]) =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
@@ -67,7 +68,7 @@ interface Run {
 }
 
 async function start(home: string, threads: number | null): Promise<NodeProcess> {
-  const lines = threads === null ? [POLICY] : [POLICY, `api_read_threads = ${threads}`];
+  const lines = threads === null ? BASE : [...BASE, `api_read_threads = ${threads}`];
   const configFile = writeConfig(home, lines, true, 'automated');
   return spawnNode({ home, configFile, stdout: 'ignore', timeoutMs: 30_000, stderrLimit: 8 << 20 });
 }

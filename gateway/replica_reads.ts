@@ -10,14 +10,14 @@ import { errorCode } from './errors.js';
 export type ReplicaAsk = (req: { head: Uint8Array; read: ChainRead }) => Promise<ReplicaReply>;
 
 /**
- * Reads replicas answer. get_outputs stays with the chain actor: its in-memory index and cached
- * texts answer a wallet's 500 commitments faster than any SQLite lookup could.
+ * Reads replicas answer. get_outputs and get_kernel, the calls of every wallet refresh, stay with
+ * the chain actor: its in-memory indexes (and cached texts) answer them faster than any SQLite
+ * lookup could, and a kernel not yet mined, what a wallet mostly asks about, costs no read.
  */
 const REPLICA_KINDS: ReadonlySet<ChainRead['kind']> = new Set<ChainRead['kind']>([
   'header',
   'block',
   'blocks',
-  'kernel',
   'lastKernels',
   'unspentOutputs',
   'pmmrIndices',

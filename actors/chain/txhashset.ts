@@ -20,6 +20,7 @@ import { Writer } from '../../core/ser/writer.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Input, TxKernel } from '../../core/types/transaction.js';
 import { ChainError, commitmentDebug } from './errors.js';
+import { KernelIndex } from './kernel_index.js';
 import { mmrTransaction, SqliteMmrBackend, type StoredMmrState } from './mmr_store.js';
 import { type UnspentAt, UnspentIndex } from './unspent_index.js';
 
@@ -64,11 +65,12 @@ const PRUNABLE: Record<MmrName, boolean> = {
 };
 
 interface IndexStatements {
-  readonly kernelPut: Database.Statement<[number, Uint8Array, number]>;
-  readonly kernelTruncate: Database.Statement<[number]>;
   readonly kernelExcesses: Database.Statement<[], Buffer>;
-  readonly kernelByExcess: Database.Statement<[Uint8Array], { pos: number; height: number }>;
 }
+
+/** Bytes from the end of a kernel's v2 data to its excess: the excess (33), the signature (64). */
+const EXCESS_FROM_END = 97;
+const SIGNATURE_SIZE = 64;
 
 export class TxHashSet {
   private readonly db: Database.Database;
@@ -79,6 +81,8 @@ export class TxHashSet {
   private readonly st: IndexStatements;
   /** output_pos, with its rows in memory too. */
   private readonly unspent: UnspentIndex;
+  /** kernel_pos, with fingerprints of its rows in memory too. */
+  private readonly kernels: KernelIndex;
 
   constructor(db: Database.Database, params: ChainParams) {
     this.db = db;
@@ -92,13 +96,9 @@ export class TxHashSet {
       header: open('header'),
     };
     this.unspent = new UnspentIndex(db);
+    this.kernels = new KernelIndex(db);
     this.st = {
-      kernelPut: db.prepare('INSERT INTO kernel_pos (pos, excess, height) VALUES (?, ?, ?)'),
-      kernelTruncate: db.prepare('DELETE FROM kernel_pos WHERE pos > ?'),
       kernelExcesses: db.prepare<[], Buffer>('SELECT excess FROM kernel_pos ORDER BY pos').pluck(),
-      kernelByExcess: db.prepare(
-        'SELECT pos, height FROM kernel_pos WHERE excess = ? ORDER BY pos DESC',
-      ),
     };
     this.rebuildViews();
   }
@@ -123,7 +123,11 @@ export class TxHashSet {
    */
   transaction<T>(fn: () => T): T {
     try {
-      return mmrTransaction(this.db, [...Object.values(this.backends), this.unspent], fn);
+      return mmrTransaction(
+        this.db,
+        [...Object.values(this.backends), this.unspent, this.kernels],
+        fn,
+      );
     } catch (e) {
       this.rebuildViews();
       throw e;
@@ -209,7 +213,7 @@ export class TxHashSet {
     const element = encode(writeKernel, kernel, 1, this.params, 'hash');
     const data = encode(writeKernel, kernel, 2, this.params);
     const pos = this.mmrs.kernel.push(element, data);
-    this.st.kernelPut.run(Number(pos), kernel.excess, Number(height));
+    this.kernels.put(Number(pos), kernel.excess, Number(height));
   }
 
   /**
@@ -226,7 +230,7 @@ export class TxHashSet {
     this.mmrs.output.rewind(parent.outputMmrSize, restored);
     this.mmrs.rangeproof.rewind(parent.outputMmrSize, restored);
     this.mmrs.kernel.rewind(parent.kernelMmrSize);
-    this.st.kernelTruncate.run(Number(parent.kernelMmrSize));
+    this.kernels.truncate(Number(parent.kernelMmrSize));
     for (const s of spent) {
       const data = this.mmrs.output.data(s.pos);
       if (data === null) throw new ChainError('Other', `no output data at ${s.pos} to restore`);
@@ -292,8 +296,7 @@ export class TxHashSet {
     this.backends.kernel.replace(state.kernel);
     this.backends.header.replace(state.header);
     this.unspent.replace(state.outputs);
-    this.db.prepare('DELETE FROM kernel_pos').run();
-    for (const k of state.kernels) this.st.kernelPut.run(k.pos, k.excess, k.height);
+    this.kernels.replace(state.kernels);
     this.rebuildViews();
   }
 
@@ -320,9 +323,13 @@ export class TxHashSet {
 
   /** Kernels with `excess`, highest position first: (position, height). */
   kernelsByExcess(excess: Uint8Array): CommitPos[] {
-    return this.st.kernelByExcess
-      .all(excess)
-      .map((r) => ({ pos: BigInt(r.pos), height: BigInt(r.height) }));
+    // A fingerprint match is confirmed on the kernel itself (a miss reads nothing).
+    return this.kernels.candidates(excess).filter((k) => {
+      const data = this.mmrs.kernel.data(k.pos);
+      if (data === null) return false;
+      const end = data.length - SIGNATURE_SIZE;
+      return equalBytes(data.subarray(data.length - EXCESS_FROM_END, end), excess);
+    });
   }
 
   /** The index entry of the unspent output with `commit` (a new object whenever it changes). */
