@@ -2,7 +2,9 @@
 // head the gateway published: a replica answers from one read transaction only if its head is
 // the one named. If the chain has moved on (it commits before it publishes, so a replica is
 // never behind), the read waits for the new head's event and is asked again; no reply can then
-// show a block that get_tip does not yet show.
+// show a block that get_tip does not yet show. And while the chain processes a block, replica
+// reads wait, as reads on the chain's own thread do: on a machine with few cores they would
+// otherwise take the cores the block's verification needs.
 import type { ChainHeadInfo, ChainRead, ReadResult } from '../actors/chain/messages.js';
 import type { ReplicaReply } from '../actors/chain_reader/messages.js';
 import { errorCode } from './errors.js';
@@ -30,6 +32,8 @@ const REPLICA_KINDS: ReadonlySet<ChainRead['kind']> = new Set<ChainRead['kind']>
 const ATTEMPTS = 3;
 /** How long a read waits for the head event that catches the gateway up. */
 const HEAD_WAIT_MS = 1000;
+/** The longest a read waits for block processing to end (header sync can keep it busy). */
+const BUSY_WAIT_MS = 500;
 /** Runtime codes of a replica that is gone or restarting: the chain actor answers then. */
 const GONE = new Set(['ActorCrashed', 'ActorFailed', 'ActorStopped']);
 
@@ -44,7 +48,9 @@ export interface ReplicaReadOptions {
 export class ReplicaReads {
   private readonly options: ReplicaReadOptions;
   private readonly inFlight: number[];
-  private waiters: Array<() => void> = [];
+  private headWaiters: Array<() => void> = [];
+  private busy = false;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(options: ReplicaReadOptions) {
     this.options = options;
@@ -53,14 +59,37 @@ export class ReplicaReads {
 
   /** To be called at every published head, after `head()` shows it. */
   headMoved(): void {
-    const waiting = this.waiters;
-    this.waiters = [];
+    this.wake('headWaiters');
+  }
+
+  private wake(list: 'headWaiters' | 'idleWaiters'): void {
+    const waiting = this[list];
+    this[list] = [];
     for (const wake of waiting) wake();
+  }
+
+  /** Resolves at the next `wake(list)`, or after `ms`. */
+  private until(list: 'headWaiters' | 'idleWaiters', ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this[list].push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** To be called when the chain starts (true) and ends (false) processing blocks. */
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    if (busy) return;
+    this.wake('idleWaiters');
   }
 
   async read(q: ChainRead): Promise<ReadResult> {
     const { replicas, head, chain } = this.options;
     if (replicas.length === 0 || !REPLICA_KINDS.has(q.kind)) return chain(q);
+    if (this.busy) await this.until('idleWaiters', BUSY_WAIT_MS);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const published = head();
       if (published === null) break;
@@ -93,12 +122,6 @@ export class ReplicaReads {
   /** Resolves once the published head is no longer `seen` (or after HEAD_WAIT_MS). */
   private nextHead(seen: ChainHeadInfo): Promise<void> {
     if (this.options.head() !== seen) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, HEAD_WAIT_MS);
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    return this.until('headWaiters', HEAD_WAIT_MS);
   }
 }

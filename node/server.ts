@@ -115,6 +115,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });
     });
   });
+  chain.watch('busy', (busy) => replicaReads.setBusy(busy));
   let poolGeneration = 0;
   pool.watch('generation', (g) => {
     poolGeneration = g;

@@ -36,6 +36,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       log,
       // An imported archive moves the head (state sync): published like a block's.
       onHead: () => publishHead(),
+      onBusy: (busy) => ctx.publish('busy', busy),
     });
   } catch (e) {
     void pool.close();

@@ -228,6 +228,8 @@ export interface ChainEvents {
   head: ChainHeadInfo;
   /** The phase of an archive import (Epic's TxHashset* states); null when none runs. */
   stateSync: StateSyncProgress | null;
+  /** Blocks or header batches are being processed (true) or all are done (false). */
+  busy: boolean;
 }
 
 export interface ChainInit {

@@ -84,6 +84,11 @@ export interface ChainServiceOptions {
   readonly compact?: typeof compactChain;
   /** Draws each compact block's nonce (default: random, as Epic); tests pin it. */
   readonly compactNonce?: () => bigint;
+  /**
+   * Told when blocks or header batches start to be scheduled (true) and when the last is done
+   * (false): the read replicas hold their reads meanwhile, as reads here do (`afterTurns`).
+   */
+  readonly onBusy?: (busy: boolean) => void;
 }
 
 const epicCompactionRoll = (): boolean => Math.random() * COMPACTION_ODDS < 1;
@@ -104,6 +109,7 @@ export class ChainService {
   /** Turns reads wait for (blocks, header batches) scheduled and not yet finished. */
   private turns = 0;
   private readonly log: ChainLog;
+  private readonly onBusy: (busy: boolean) => void;
   private readonly compactionRoll: () => boolean;
   private readonly compact: typeof compactChain;
   /** A compaction after a block failed: the next accepted block tries again. */
@@ -114,6 +120,7 @@ export class ChainService {
     this.dbRoot = init.dbRoot;
     this.onStateImported = options.onHead ?? (() => undefined);
     this.log = options.log ?? (() => undefined);
+    this.onBusy = options.onBusy ?? (() => undefined);
     this.compactionRoll = options.compactionRoll ?? epicCompactionRoll;
     this.compact = options.compact ?? compactChain;
     this.params = CHAIN_PARAMS[init.chainType];
@@ -193,9 +200,9 @@ export class ChainService {
   private inTurn<T>(run: () => Promise<T>, readsWait = true): Promise<T> {
     const next = this.queue.then(run, run);
     if (readsWait) {
-      this.turns++;
+      if (this.turns++ === 0) this.onBusy(true);
       const done = () => {
-        this.turns--;
+        if (--this.turns === 0) this.onBusy(false);
       };
       next.then(done, done);
     }

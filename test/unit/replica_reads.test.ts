@@ -89,6 +89,23 @@ describe('replica reads', () => {
     assert.deepEqual(s.chainReads, [ROOTS]);
   });
 
+  it('holds replica reads while the chain processes a block; get_outputs goes on', async () => {
+    const s = setup([(h) => answer(`replica at ${h}`)]);
+    s.reads.setBusy(true);
+    const held = s.reads.read(ROOTS);
+    assert.deepEqual(await s.reads.read(OUTPUTS), { ok: 'chain' });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(s.asked, [[]]);
+    s.reads.setBusy(false);
+    assert.deepEqual(await held, { ok: 'replica at 1' });
+    // A chain busy for longer than half a second holds a read that long at most.
+    s.reads.setBusy(true);
+    const started = performance.now();
+    assert.deepEqual(await s.reads.read(ROOTS), { ok: 'replica at 1' });
+    const waited = performance.now() - started;
+    assert.ok(waited >= 490 && waited < 1000, `${waited} ms`);
+  });
+
   it('picks the replica with the fewest reads in flight', async () => {
     const release: Array<() => void> = [];
     const slow = () =>

@@ -1,6 +1,7 @@
 // A read replica's snapshot (actors/chain/snapshot.ts) answers every chain read exactly as the
 // chain actor's own store does, from SQLite alone; it refuses a head that is not the database's;
-// and one read transaction keeps seeing one state while another connection writes.
+// and one read transaction keeps seeing one state while another connection writes. The chain
+// says when it is busy with a block (the replicas' reads wait then).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -24,9 +25,10 @@ describe('chain snapshot (read replicas)', { timeout: 120_000 }, () => {
   let queries: ChainQueries;
   let head: Uint8Array;
   const blocks: Block[] = [];
+  const busy: boolean[] = [];
 
   before(async () => {
-    chain = localChain();
+    chain = localChain({ onBusy: (b) => busy.push(b) });
     for (let h = 1; h <= HEIGHT; h++) {
       const block = await chain.mineBlock(
         h === SPENDING ? [spendCoinbase(1), spendCoinbase(2)] : [],
@@ -100,6 +102,13 @@ describe('chain snapshot (read replicas)', { timeout: 120_000 }, () => {
     assert.equal(outputs.length, created - 2);
     assert.ok(!outputs.some((o) => o.commit === toHex(spent)));
     assert.deepEqual(replica({ kind: 'header', by: { commit: spent } }), { err: 'NotFound' });
+  });
+
+  it('the chain says when it starts and ends processing each block (replicas hold reads)', () => {
+    assert.deepEqual(
+      busy,
+      blocks.flatMap(() => [true, false]),
+    );
   });
 
   it('refuses a head that is not the database head', () => {
