@@ -16,7 +16,7 @@ import { removeHome } from '../test/support/node_process.js';
 import { median, processingMs, submitBlocks } from './lib/block_timing.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { annotateResults, earlierRuns } from './lib/history.js';
-import type { LoadResult } from './lib/loadgen.js';
+import { loadLine } from './lib/load_line.js';
 import { startBenchNode } from './lib/mwnode.js';
 import { rssMiB } from './lib/sync_side.js';
 import {
@@ -40,25 +40,6 @@ const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 520);
 const TIMED_BLOCKS = 5;
 /** The phase that times blocks (mining them in this process costs CPU: kept out of the rest). */
 const BLOCKS_PHASE = 'blocks arriving + get_outputs';
-
-function line(name: string, r: LoadResult, replyBytes: number, peakRss: number): Measurement {
-  process.stdout.write(
-    `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50ms.toFixed(2)} ms  ` +
-      `p99 ${r.p99ms.toFixed(2)} ms  errors ${r.errors}  (reply ≤ ${replyBytes} B)  ` +
-      `RSS ≤ ${peakRss.toFixed(0)} MiB\n`,
-  );
-  const m = {
-    name,
-    opsPerSec: r.rps,
-    iterations: r.requests,
-    p50ms: r.p50ms,
-    p99ms: r.p99ms,
-    errors: r.errors,
-    replyBytes,
-    peakRssMiB: Math.round(peakRss),
-  };
-  return m as Measurement;
-}
 
 if (!wrkAvailable()) throw new Error('bench/api needs wrk (Debian package `wrk`)');
 const started = performance.now();
@@ -107,7 +88,7 @@ try {
     const hits = w.name.startsWith(BLOCKS_PHASE);
     if (hits) loadedHeights = await submitBlocks(node.url, TIMED_BLOCKS);
     const [r, peak] = await peakRssDuring(node.proc.pid, load);
-    results.push(line(w.name, r, bytes, peak));
+    results.push(loadLine(w.name, r, bytes, peak));
     if (hits) blockLoaded = await processingMs(node, loadedHeights);
     if (hits)
       process.stdout.write(

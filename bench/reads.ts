@@ -19,7 +19,7 @@ import {
 import { median, processingMs, submitBlocks } from './lib/block_timing.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { annotateResults, earlierRuns } from './lib/history.js';
-import type { LoadResult } from './lib/loadgen.js';
+import { loadLine } from './lib/load_line.js';
 import { rssMiB } from './lib/sync_side.js';
 import { buildChain, check, peakRssDuring } from './lib/wallet_mix.js';
 import { wrkAvailable } from './lib/wrk.js';
@@ -96,7 +96,7 @@ async function measureNode(home: string, threads: number | null, label: string):
       const heights = withBlocks ? await submitBlocks(node.url, TIMED_BLOCKS) : [];
       const [r, peak] = await peakRssDuring(node.proc.pid, load);
       if (withBlocks) loadedMs = median(await processingMs(node, heights));
-      results.push(line(`${phase.name} (${label})`, r, bytes, peak));
+      results.push(loadLine(`${phase.name} (${label})`, r, bytes, peak, 44));
     }
     process.stdout.write(
       `  ${label}: RSS ${idleRss.toFixed(0)} MiB idle; block processing ${idleMs.toFixed(1)} ms ` +
@@ -106,25 +106,6 @@ async function measureNode(home: string, threads: number | null, label: string):
   } finally {
     await node.stop();
   }
-}
-
-function line(name: string, r: LoadResult, replyBytes: number, peakRss: number): Measurement {
-  process.stdout.write(
-    `${name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50ms.toFixed(2)} ms  ` +
-      `p99 ${r.p99ms.toFixed(2)} ms  errors ${r.errors}  (reply ≤ ${replyBytes} B)  ` +
-      `RSS ≤ ${peakRss.toFixed(0)} MiB\n`,
-  );
-  const m = {
-    name,
-    opsPerSec: r.rps,
-    iterations: r.requests,
-    p50ms: r.p50ms,
-    p99ms: r.p99ms,
-    errors: r.errors,
-    replyBytes,
-    peakRssMiB: Math.round(peakRss),
-  };
-  return m as Measurement;
 }
 
 if (!wrkAvailable()) throw new Error('bench/reads needs wrk (Debian package `wrk`)');

@@ -73,12 +73,12 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     throw e;
   }
   const { chain, pool, peers, readers } = actors;
+  let head: ChainHeadInfo | null = null;
   const replicaReads = new ReplicaReads({
     replicas: readers.map((r) => (req) => r.ask('read', req)),
     head: () => head,
     chain: (q) => chain.ask('read', q),
   });
-  let head: ChainHeadInfo | null = null;
   // The peers actor's Shake, Ping and Pong carry the body head (plain data across threads); a
   // restarted peers thread is told the current one at once, not at the next block.
   const headToPeers = (h: ChainHeadInfo) =>

@@ -44,6 +44,8 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
   }
   const publishHead = () => ctx.publish('head', chain.getHead());
   publishHead();
+  // A restarted chain is idle, whatever its last incarnation said before it died.
+  ctx.publish('busy', false);
   return actorFromHandlers<ChainProtocol>(
     {
       getTip: () => chain.getTip(),

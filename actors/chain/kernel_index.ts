@@ -11,6 +11,7 @@
 // SQLite's transactions (mark, restore after a rollback, release at commit) like the unspent
 // index's, so a refused block or a template's trial apply leaves memory as the table is.
 import type Database from 'better-sqlite3';
+import { TransactionJournal } from './journal.js';
 import type { CommitPos } from './txhashset.js';
 
 const EMPTY = -1;
@@ -37,11 +38,6 @@ type Undo =
       readonly height: number;
     };
 
-interface Mark {
-  readonly journal: number;
-  replaced: boolean;
-}
-
 export class KernelIndex {
   private hi = new Uint32Array(MIN_CAPACITY);
   private lo = new Uint32Array(MIN_CAPACITY);
@@ -49,8 +45,15 @@ export class KernelIndex {
   private height = new Uint32Array(MIN_CAPACITY);
   private count = 0;
   private slots = new Int32Array(2 * MIN_CAPACITY).fill(EMPTY);
-  private readonly journal: Undo[] = [];
-  private readonly marks: Mark[] = [];
+  /** What mmrTransaction marks, releases and restores. */
+  readonly journal = new TransactionJournal<Undo>(
+    'kernel index',
+    (e) => {
+      if (e.op === 'added') this.pop();
+      else this.push(e.hi, e.lo, e.pos, e.height);
+    },
+    () => this.loadAll(),
+  );
   private readonly st: {
     readonly put: Database.Statement<[number, Uint8Array, number]>;
     readonly truncate: Database.Statement<[number]>;
@@ -97,7 +100,7 @@ export class KernelIndex {
     this.st.put.run(pos, excess, height);
     const [hi, lo] = fingerprint(excess);
     this.push(hi, lo, pos, height);
-    if (this.marks.length > 0) this.journal.push({ op: 'added' });
+    this.journal.record({ op: 'added' });
   }
 
   /** Forgets the kernels above position `pos` (a rewind). */
@@ -113,7 +116,7 @@ export class KernelIndex {
         height: this.height[i] as number,
       };
       this.pop();
-      if (this.marks.length > 0) this.journal.push(dropped);
+      this.journal.record(dropped);
     }
   }
 
@@ -121,37 +124,8 @@ export class KernelIndex {
   replace(rows: Iterable<{ pos: number; excess: Uint8Array; height: number }>): void {
     this.st.clear.run();
     for (const r of rows) this.st.put.run(r.pos, r.excess, r.height);
-    const mark = this.marks[this.marks.length - 1];
-    if (mark !== undefined) mark.replaced = true;
+    this.journal.replaced();
     this.loadAll();
-  }
-
-  mark(): void {
-    this.marks.push({ journal: this.journal.length, replaced: false });
-  }
-
-  release(): void {
-    const mark = this.marks.pop();
-    if (mark === undefined) throw new Error('kernel index: release without mark');
-    const outer = this.marks[this.marks.length - 1];
-    if (outer !== undefined) outer.replaced ||= mark.replaced;
-    else this.journal.length = 0;
-  }
-
-  restore(): void {
-    const mark = this.marks.pop();
-    if (mark === undefined) throw new Error('kernel index: restore without mark');
-    if (mark.replaced) {
-      this.journal.length = mark.journal;
-      this.loadAll();
-      return;
-    }
-    for (let j = this.journal.length - 1; j >= mark.journal; j--) {
-      const e = this.journal[j] as Undo;
-      if (e.op === 'added') this.pop();
-      else this.push(e.hi, e.lo, e.pos, e.height);
-    }
-    this.journal.length = mark.journal;
   }
 
   private push(hi: number, lo: number, pos: number, height: number): void {

@@ -20,20 +20,12 @@ import {
   snapshotMmrStatements,
 } from './snapshot_mmr.js';
 import { DB_FILE, type StoredHeader } from './store.js';
-import type { CommitPos } from './txhashset.js';
+import { type CommitPos, type MmrName, PRUNABLE } from './txhashset.js';
 import type { UnspentAt } from './unspent_index.js';
 
 const V2 = 2;
 /** Decoded headers kept across reads (an explorer pages through the same ones). */
 const HEADER_CACHE = 4096;
-
-type MmrName = 'output' | 'rangeproof' | 'kernel' | 'header';
-const MMRS: Record<MmrName, boolean> = {
-  output: true,
-  rangeproof: true,
-  kernel: false,
-  header: false,
-};
 
 /** What `at` answers when the database's head is not the one asked for. */
 export const MOVED = Symbol('moved');
@@ -46,14 +38,6 @@ interface Statements {
   readonly kernels: Database.Statement<[Uint8Array], UnspentAt>;
 }
 
-/** The MMRs of one read transaction. */
-interface Views {
-  readonly output: Mmr;
-  readonly rangeproof: Mmr;
-  readonly kernel: Mmr;
-  readonly header: Mmr;
-}
-
 export class ChainSnapshot implements ChainReadSource {
   readonly params: ChainParams;
   readonly txhashset: ReadTxHashSet;
@@ -61,7 +45,10 @@ export class ChainSnapshot implements ChainReadSource {
   private readonly st: Statements;
   private readonly mmrSt: Record<MmrName, SnapshotMmrStatements>;
   private readonly headers = new Map<string, StoredHeader>();
-  private current: { head: StoredHeader; views: Views } | null = null;
+  /** The open read transaction's head, and the MMRs it has looked at (each built at first use). */
+  private current: { head: StoredHeader; views: Partial<Record<MmrName, Mmr>> } | null = null;
+  /** `readAt` in one read transaction (made once: better-sqlite3 wraps a function per call). */
+  private readonly readTx: (head: Uint8Array, read: () => unknown) => unknown;
 
   /** Opens the chain database under `dbRoot` read-only; the chain actor must have created it. */
   constructor(dbRoot: string, params: ChainParams) {
@@ -75,12 +62,15 @@ export class ChainSnapshot implements ChainReadSource {
       outputPos: db.prepare('SELECT pos, height FROM output_pos WHERE commit_ = ?'),
       kernels: db.prepare('SELECT pos, height FROM kernel_pos WHERE excess = ? ORDER BY pos DESC'),
     };
-    const names = Object.keys(MMRS) as MmrName[];
+    const names = Object.keys(PRUNABLE) as MmrName[];
     this.mmrSt = Object.fromEntries(names.map((n) => [n, snapshotMmrStatements(db, n)])) as Record<
       MmrName,
       SnapshotMmrStatements
     >;
     this.txhashset = this.txhashsetView();
+    this.readTx = db.transaction((head: Uint8Array, read: () => unknown) =>
+      this.readAt(head, read),
+    );
   }
 
   /**
@@ -88,34 +78,37 @@ export class ChainSnapshot implements ChainReadSource {
    * another (the chain has moved on since the caller learnt its head, or the caller is ahead).
    */
   at<T>(head: Uint8Array, read: () => T): T | typeof MOVED {
-    return this.db.transaction(() => {
-      const hash = this.st.tip.get('head');
-      if (hash === undefined || !equalBytes(hash, head)) return MOVED;
-      const stored = this.header(head);
-      if (stored === undefined) throw new Error('the head names an unknown header');
-      this.current = { head: stored, views: this.views() };
-      try {
-        return read();
-      } finally {
-        this.current = null;
-      }
-    })();
+    return this.readTx(head, read) as T | typeof MOVED;
   }
 
-  private views(): Views {
-    const mmr = (name: MmrName) =>
-      new Mmr(new SnapshotMmrBackend(this.mmrSt[name], name, MMRS[name]));
-    return {
-      output: mmr('output'),
-      rangeproof: mmr('rangeproof'),
-      kernel: mmr('kernel'),
-      header: mmr('header'),
-    };
+  /** `at`'s body, run by `readTx` inside the read transaction. */
+  private readAt(head: Uint8Array, read: () => unknown): unknown {
+    const hash = this.st.tip.get('head');
+    if (hash === undefined || !equalBytes(hash, head)) return MOVED;
+    const stored = this.header(head);
+    if (stored === undefined) throw new Error('the head names an unknown header');
+    this.current = { head: stored, views: {} };
+    try {
+      return read();
+    } finally {
+      this.current = null;
+    }
   }
 
-  private get open(): { head: StoredHeader; views: Views } {
+  private get open(): NonNullable<ChainSnapshot['current']> {
     if (this.current === null) throw new Error('a snapshot read outside its transaction');
     return this.current;
+  }
+
+  /** The MMR `name` as the open transaction sees it (its size read once per transaction). */
+  private mmr(name: MmrName): Mmr {
+    const views = this.open.views;
+    let mmr = views[name];
+    if (mmr === undefined) {
+      mmr = new Mmr(new SnapshotMmrBackend(this.mmrSt[name], name, PRUNABLE[name]));
+      views[name] = mmr;
+    }
+    return mmr;
   }
 
   private txhashsetView(): ReadTxHashSet {
@@ -131,13 +124,13 @@ export class ChainSnapshot implements ChainReadSource {
       kernelsByExcess: (excess) =>
         this.st.kernels.all(excess).map((r) => ({ pos: BigInt(r.pos), height: BigInt(r.height) })),
       get outputMmr() {
-        return self.open.views.output;
+        return self.mmr('output');
       },
       get rangeProofMmr() {
-        return self.open.views.rangeproof;
+        return self.mmr('rangeproof');
       },
       get kernelMmr() {
-        return self.open.views.kernel;
+        return self.mmr('kernel');
       },
     };
   }
@@ -165,7 +158,7 @@ export class ChainSnapshot implements ChainReadSource {
   }
 
   headerAtHeight(height: bigint): StoredHeader | undefined {
-    const mmr = this.open.views.header;
+    const mmr = this.mmr('header');
     if (height < 0n || height >= BigInt(nLeaves(Number(mmr.size)))) return undefined;
     const hash = mmr.data(headerLeafPos(height));
     return hash === null ? undefined : this.header(hash);

@@ -56,8 +56,9 @@ export interface MmrRoots {
   readonly kernelMmrSize: bigint;
 }
 
-type MmrName = 'output' | 'rangeproof' | 'kernel' | 'header';
-const PRUNABLE: Record<MmrName, boolean> = {
+export type MmrName = 'output' | 'rangeproof' | 'kernel' | 'header';
+/** Which MMRs drop spent leaves. */
+export const PRUNABLE: Record<MmrName, boolean> = {
   output: true,
   rangeproof: true,
   kernel: false,
@@ -125,7 +126,7 @@ export class TxHashSet {
     try {
       return mmrTransaction(
         this.db,
-        [...Object.values(this.backends), this.unspent, this.kernels],
+        [...Object.values(this.backends), this.unspent.journal, this.kernels.journal],
         fn,
       );
     } catch (e) {

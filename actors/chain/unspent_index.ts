@@ -5,6 +5,7 @@
 // commit), as the MMR backends' leaf sets do, so a refused block or a template's trial apply
 // leaves the map as the table is.
 import type Database from 'better-sqlite3';
+import { TransactionJournal } from './journal.js';
 
 export interface UnspentAt {
   readonly pos: number;
@@ -16,17 +17,23 @@ export function keyOf(commit: Uint8Array): string {
   return Buffer.from(commit.buffer, commit.byteOffset, commit.byteLength).toString('latin1');
 }
 
-interface Mark {
-  readonly journal: number;
-  replaced: boolean;
-}
-
 export class UnspentIndex {
   private readonly map = new Map<string, UnspentAt>();
-  /** Undo entries: the key and what it held before (undefined: absent). */
-  private readonly journal: Array<{ readonly key: string; readonly was: UnspentAt | undefined }> =
-    [];
-  private readonly marks: Mark[] = [];
+  /**
+   * What mmrTransaction marks, releases and restores. Undo entries: the key and what it held
+   * before (undefined: absent).
+   */
+  readonly journal = new TransactionJournal<{
+    readonly key: string;
+    readonly was: UnspentAt | undefined;
+  }>(
+    'unspent index',
+    (e) => {
+      if (e.was === undefined) this.map.delete(e.key);
+      else this.map.set(e.key, e.was);
+    },
+    () => this.loadAll(),
+  );
   private readonly st: {
     readonly put: Database.Statement<[Uint8Array, number, number]>;
     readonly del: Database.Statement<[Uint8Array]>;
@@ -71,44 +78,12 @@ export class UnspentIndex {
   replace(rows: Iterable<{ commit: Uint8Array; pos: number; height: number }>): void {
     this.st.clear.run();
     for (const r of rows) this.st.put.run(r.commit, r.pos, r.height);
-    const mark = this.marks[this.marks.length - 1];
-    if (mark !== undefined) mark.replaced = true;
+    this.journal.replaced();
     this.loadAll();
   }
 
-  /** A transaction begins (SQLite's, or a savepoint inside one). */
-  mark(): void {
-    this.marks.push({ journal: this.journal.length, replaced: false });
-  }
-
-  /** The changes since the last mark are committed, or now part of the outer transaction. */
-  release(): void {
-    const mark = this.marks.pop();
-    if (mark === undefined) throw new Error('unspent index: release without mark');
-    const outer = this.marks[this.marks.length - 1];
-    if (outer !== undefined) outer.replaced ||= mark.replaced;
-    else this.journal.length = 0;
-  }
-
-  /** Back to the last mark, once SQLite has rolled back to the matching start. */
-  restore(): void {
-    const mark = this.marks.pop();
-    if (mark === undefined) throw new Error('unspent index: restore without mark');
-    if (mark.replaced) {
-      this.journal.length = mark.journal;
-      this.loadAll();
-      return;
-    }
-    for (let i = this.journal.length - 1; i >= mark.journal; i--) {
-      const e = this.journal[i] as { key: string; was: UnspentAt | undefined };
-      if (e.was === undefined) this.map.delete(e.key);
-      else this.map.set(e.key, e.was);
-    }
-    this.journal.length = mark.journal;
-  }
-
   private set(key: string, value: UnspentAt | undefined): void {
-    if (this.marks.length > 0) this.journal.push({ key, was: this.map.get(key) });
+    this.journal.record({ key, was: this.map.get(key) });
     if (value === undefined) this.map.delete(key);
     else this.map.set(key, value);
   }

@@ -106,18 +106,36 @@ describe('replica reads', () => {
     assert.ok(waited >= 490 && waited < 1000, `${waited} ms`);
   });
 
-  it('picks the replica with the fewest reads in flight', async () => {
+  it('spreads reads over the replicas, at most 16 in flight on each; the rest wait', async () => {
     const release: Array<() => void> = [];
     const slow = () =>
       new Promise<ReplicaReply>((resolve) => release.push(() => resolve({ result: { ok: 's' } })));
     const s = setup([slow, slow, slow]);
-    const pending = [s.reads.read(ROOTS), s.reads.read(ROOTS), s.reads.read(ROOTS)];
+    const pending = Array.from({ length: 50 }, () => s.reads.read(ROOTS));
+    const tick = () => new Promise((r) => setImmediate(r));
+    await tick();
     assert.deepEqual(
       s.asked.map((a) => a.length),
-      [1, 1, 1],
+      [16, 16, 16],
     );
-    for (const r of release) r();
+    (release.shift() as () => void)();
+    await tick();
+    // The first replica's freed room goes to the oldest waiting read.
+    assert.deepEqual(
+      s.asked.map((a) => a.length),
+      [17, 16, 16],
+    );
+    while (release.length > 0) {
+      for (const r of release.splice(0)) r();
+      await tick();
+    }
     const results: ReadResult[] = await Promise.all(pending);
-    assert.deepEqual(results, [{ ok: 's' }, { ok: 's' }, { ok: 's' }]);
+    assert.equal(results.length, 50);
+    assert.ok(results.every((r) => 'ok' in r && r.ok === 's'));
+    // The last waiting read went to the first replica with room then.
+    assert.deepEqual(
+      s.asked.map((a) => a.length),
+      [17, 17, 16],
+    );
   });
 });

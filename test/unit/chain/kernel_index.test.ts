@@ -79,14 +79,14 @@ describe('kernel index', () => {
     index.put(2, excess(2), 2);
     assert.throws(
       () =>
-        mmrTransaction(db, [index], () => {
+        mmrTransaction(db, [index.journal], () => {
           index.truncate(1);
           index.put(2, excess(7), 2);
-          mmrTransaction(db, [index], () => {
+          mmrTransaction(db, [index.journal], () => {
             index.put(4, excess(8), 3);
           });
           assert.throws(() =>
-            mmrTransaction(db, [index], () => {
+            mmrTransaction(db, [index.journal], () => {
               index.put(5, excess(9), 4);
               refuse();
             }),
@@ -105,7 +105,7 @@ describe('kernel index', () => {
   it('a rolled-back replacement reads the old rows back', () => {
     const { db, index } = setup();
     assert.throws(() =>
-      mmrTransaction(db, [index], () => {
+      mmrTransaction(db, [index.journal], () => {
         index.replace([{ pos: 1, excess: excess(5), height: 9 }]);
         assert.deepEqual(index.candidates(excess(5)), [{ pos: 1n, height: 9n }]);
         refuse();
@@ -118,12 +118,12 @@ describe('kernel index', () => {
   it('grows past its first tables, and rewinds across the growth', () => {
     const { db, index } = setup();
     const n = 5000;
-    mmrTransaction(db, [index], () => {
+    mmrTransaction(db, [index.journal], () => {
       for (let i = 2; i <= n; i++) index.put(i, excess(i), i);
     });
     agree(db, index, n);
     assert.throws(() =>
-      mmrTransaction(db, [index], () => {
+      mmrTransaction(db, [index.journal], () => {
         index.truncate(100);
         agree(db, index, n);
         refuse();

@@ -57,7 +57,7 @@ describe('unspent index', () => {
     const { db, index } = setup();
     assert.throws(
       () =>
-        mmrTransaction(db, [index], () => {
+        mmrTransaction(db, [index.journal], () => {
           index.put(commit(2), 2, 1);
           index.delete(commit(1));
           index.put(commit(2), 4, 2);
@@ -66,7 +66,7 @@ describe('unspent index', () => {
       /refused/,
     );
     agree(db, index, [[1, 1, 0]]);
-    mmrTransaction(db, [index], () => index.put(commit(3), 3, 2));
+    mmrTransaction(db, [index.journal], () => index.put(commit(3), 3, 2));
     agree(db, index, [
       [1, 1, 0],
       [3, 3, 2],
@@ -75,10 +75,10 @@ describe('unspent index', () => {
 
   it('a failed savepoint undoes its own changes only; the outer rollback undoes the rest', () => {
     const { db, index } = setup();
-    mmrTransaction(db, [index], () => {
+    mmrTransaction(db, [index.journal], () => {
       index.put(commit(2), 2, 1);
       assert.throws(() =>
-        mmrTransaction(db, [index], () => {
+        mmrTransaction(db, [index.journal], () => {
           index.delete(commit(2));
           index.put(commit(3), 3, 1);
           fail();
@@ -94,8 +94,8 @@ describe('unspent index', () => {
       [2, 2, 1],
     ]);
     assert.throws(() =>
-      mmrTransaction(db, [index], () => {
-        mmrTransaction(db, [index], () => index.delete(commit(1)));
+      mmrTransaction(db, [index.journal], () => {
+        mmrTransaction(db, [index.journal], () => index.delete(commit(1)));
         index.put(commit(4), 4, 3);
         fail();
       }),
@@ -109,14 +109,16 @@ describe('unspent index', () => {
   it('a replacement is read back whole when its transaction rolls back', () => {
     const { db, index } = setup();
     assert.throws(() =>
-      mmrTransaction(db, [index], () => {
+      mmrTransaction(db, [index.journal], () => {
         index.replace([{ commit: commit(4), pos: 7, height: 9 }]);
         assert.deepEqual(both(db, index).mapped, [[4, 7, 9]]);
         fail();
       }),
     );
     agree(db, index, [[1, 1, 0]]);
-    mmrTransaction(db, [index], () => index.replace([{ commit: commit(4), pos: 7, height: 9 }]));
+    mmrTransaction(db, [index.journal], () =>
+      index.replace([{ commit: commit(4), pos: 7, height: 9 }]),
+    );
     agree(db, index, [[4, 7, 9]]);
   });
 });
