@@ -170,6 +170,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   }
   // Logged once the node will run (a start-up failure stays one line), before `listening`.
   log('p2p_listening', { addr: formatSocketAddr({ host: config.p2p.host, port: p2pPort ?? 0 }) });
+  log('chain_readers', { threads: readers.length });
   const addr = formatSocketAddr({ host: config.apiHttpAddr.host, port: gateway.port });
   log('listening', {
     addr,
@@ -250,7 +251,6 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
         concurrency: CHAIN_PIPELINE,
       }),
     );
-  log('chain_readers', { threads: readers.length });
   return { chain, pool, peers, readers };
 }
 
