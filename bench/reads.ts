@@ -9,17 +9,12 @@
 import { availableParallelism, loadavg } from 'node:os';
 import type { JsonValue } from '../core/json/value.js';
 import { foreignOk } from '../test/support/miner.js';
-import {
-  type NodeProcess,
-  removeHome,
-  spawnNode,
-  tempHome,
-  writeConfig,
-} from '../test/support/node_process.js';
+import { type NodeProcess, removeHome, tempHome } from '../test/support/node_process.js';
 import { median, processingMs, submitBlocks } from './lib/block_timing.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { annotateResults, earlierRuns } from './lib/history.js';
 import { loadLine } from './lib/load_line.js';
+import { startBenchNode } from './lib/mwnode.js';
 import { rssMiB } from './lib/sync_side.js';
 import { buildChain, check, peakRssDuring } from './lib/wallet_mix.js';
 import { wrkAvailable } from './lib/wrk.js';
@@ -69,8 +64,7 @@ interface Run {
 
 async function start(home: string, threads: number | null): Promise<NodeProcess> {
   const lines = threads === null ? BASE : [...BASE, `api_read_threads = ${threads}`];
-  const configFile = writeConfig(home, lines, true, 'automated');
-  return spawnNode({ home, configFile, stdout: 'ignore', timeoutMs: 30_000, stderrLimit: 8 << 20 });
+  return startBenchNode(lines, [], 8 << 20, home);
 }
 
 async function measureNode(home: string, threads: number | null, label: string): Promise<Run> {

@@ -383,8 +383,7 @@ export class ChainQueries {
     const high = max === null ? this.txhashset.kernelMmr.size : sizeAt(max);
     const hit = this.txhashset.kernelsByExcess(excess).find((k) => k.pos >= low && k.pos <= high);
     if (hit === undefined) return notFound();
-    const data = this.txhashset.kernelMmr.data(hit.pos) ?? notFound();
-    const k = decode(readKernel, data, V2, this.store.params, 'kernel');
+    const k = decode(readKernel, hit.data, V2, this.store.params, 'kernel');
     return locatedKernel(k, hit.height, hit.pos);
   }
 

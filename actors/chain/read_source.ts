@@ -9,6 +9,11 @@ import type { StoredHeader } from './store.js';
 import type { CommitPos } from './txhashset.js';
 import type { UnspentAt } from './unspent_index.js';
 
+/** A kernel found by its excess: where it sits, and its bytes (read once, to confirm or print). */
+export interface KernelAt extends CommitPos {
+  readonly data: Uint8Array;
+}
+
 /** The txhashset as reads see it: indexes by commitment and excess, and the three MMRs. */
 export interface ReadTxHashSet {
   /** Where the unspent output with `commit` sits, if any. */
@@ -17,8 +22,8 @@ export interface ReadTxHashSet {
   unspentAt(commit: Uint8Array): UnspentAt | undefined;
   /** As `unspentAt`, by the commitment as a one-byte string (unspent_index.ts `keyOf`). */
   unspentAtKey(key: string): UnspentAt | undefined;
-  /** Kernels with this excess, newest (highest position) first. */
-  kernelsByExcess(excess: Uint8Array): CommitPos[];
+  /** Kernels with this excess, newest (highest position) first, with their v2 bytes. */
+  kernelsByExcess(excess: Uint8Array): KernelAt[];
   readonly outputMmr: Mmr;
   readonly rangeProofMmr: Mmr;
   readonly kernelMmr: Mmr;

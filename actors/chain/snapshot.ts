@@ -13,6 +13,7 @@ import { readBlock } from '../../core/ser/block.js';
 import { decode } from '../../core/ser/codec.js';
 import { readHeader } from '../../core/ser/header.js';
 import type { Block } from '../../core/types/block.js';
+import { mmrTables } from './mmr_schema.js';
 import type { ChainReadSource, ReadTxHashSet } from './read_source.js';
 import {
   SnapshotMmrBackend,
@@ -35,7 +36,7 @@ interface Statements {
   readonly block: Database.Statement<[Uint8Array], Buffer>;
   readonly tip: Database.Statement<[string], Buffer>;
   readonly outputPos: Database.Statement<[Uint8Array], UnspentAt>;
-  readonly kernels: Database.Statement<[Uint8Array], UnspentAt>;
+  readonly kernels: Database.Statement<[Uint8Array], UnspentAt & { data: Buffer }>;
 }
 
 export class ChainSnapshot implements ChainReadSource {
@@ -60,7 +61,11 @@ export class ChainSnapshot implements ChainReadSource {
       block: db.prepare<[Uint8Array], Buffer>('SELECT block FROM blocks WHERE hash = ?').pluck(),
       tip: db.prepare<[string], Buffer>('SELECT hash FROM tips WHERE name = ?').pluck(),
       outputPos: db.prepare('SELECT pos, height FROM output_pos WHERE commit_ = ?'),
-      kernels: db.prepare('SELECT pos, height FROM kernel_pos WHERE excess = ? ORDER BY pos DESC'),
+      // Each kernel with its bytes from the kernel MMR, in one statement.
+      kernels: db.prepare(
+        `SELECT k.pos, k.height, n.data FROM kernel_pos k JOIN ${mmrTables('kernel').node} n ` +
+          'ON n.pos = k.pos WHERE k.excess = ? ORDER BY k.pos DESC',
+      ),
     };
     const names = Object.keys(PRUNABLE) as MmrName[];
     this.mmrSt = Object.fromEntries(names.map((n) => [n, snapshotMmrStatements(db, n)])) as Record<
@@ -122,7 +127,9 @@ export class ChainSnapshot implements ChainReadSource {
       unspentAt,
       unspentAtKey: (key) => unspentAt(Buffer.from(key, 'latin1')),
       kernelsByExcess: (excess) =>
-        this.st.kernels.all(excess).map((r) => ({ pos: BigInt(r.pos), height: BigInt(r.height) })),
+        this.st.kernels
+          .all(excess)
+          .map((r) => ({ pos: BigInt(r.pos), height: BigInt(r.height), data: r.data })),
       get outputMmr() {
         return self.mmr('output');
       },

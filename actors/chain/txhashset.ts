@@ -22,6 +22,7 @@ import type { Input, TxKernel } from '../../core/types/transaction.js';
 import { ChainError, commitmentDebug } from './errors.js';
 import { KernelIndex } from './kernel_index.js';
 import { mmrTransaction, SqliteMmrBackend, type StoredMmrState } from './mmr_store.js';
+import type { KernelAt } from './read_source.js';
 import { type UnspentAt, UnspentIndex } from './unspent_index.js';
 
 /** What state sync imports (state_sync.ts): the MMRs and the index rows. */
@@ -323,14 +324,18 @@ export class TxHashSet {
   }
 
   /** Kernels with `excess`, highest position first: (position, height). */
-  kernelsByExcess(excess: Uint8Array): CommitPos[] {
-    // A fingerprint match is confirmed on the kernel itself (a miss reads nothing).
-    return this.kernels.candidates(excess).filter((k) => {
+  kernelsByExcess(excess: Uint8Array): KernelAt[] {
+    // A fingerprint match is confirmed on the kernel's bytes (a miss reads nothing), which the
+    // caller then prints from.
+    const found: KernelAt[] = [];
+    for (const k of this.kernels.candidates(excess)) {
       const data = this.mmrs.kernel.data(k.pos);
-      if (data === null) return false;
+      if (data === null) continue;
       const end = data.length - SIGNATURE_SIZE;
-      return equalBytes(data.subarray(data.length - EXCESS_FROM_END, end), excess);
-    });
+      if (equalBytes(data.subarray(data.length - EXCESS_FROM_END, end), excess))
+        found.push({ ...k, data });
+    }
+    return found;
   }
 
   /** The index entry of the unspent output with `commit` (a new object whenever it changes). */

@@ -103,7 +103,7 @@ describe('replica reads', () => {
     const started = performance.now();
     assert.deepEqual(await s.reads.read(ROOTS), { ok: 'replica at 1' });
     const waited = performance.now() - started;
-    assert.ok(waited >= 490 && waited < 1000, `${waited} ms`);
+    assert.ok(waited >= 490 && waited < 5000, `${waited} ms`);
   });
 
   it('spreads reads over the replicas, at most 16 in flight on each; the rest wait', async () => {
