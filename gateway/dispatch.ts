@@ -53,12 +53,13 @@ export class Dispatcher {
   private readonly services: Services;
   private readonly replies = new ReplyCache();
   private readonly fast = new FastReplies();
-  private readonly outputs = new FastOutputs();
+  private readonly outputs: FastOutputs;
   /** The full JSON-RPC path per surface, as fast_rpc.ts primes its templates with it. */
   private readonly fullPath: Readonly<Record<RpcSurface, FullPath>>;
 
   constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity) {
     this.services = services;
+    this.outputs = new FastOutputs(services.replyRing);
     for (const r of ROUTES) this.router.add(r.pattern, r);
     const owner = secrets.owner === null ? undefined : credential('NodeAPI', secrets.owner);
     const foreign =

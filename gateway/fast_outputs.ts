@@ -19,6 +19,7 @@ import {
   SPACE,
   TAB,
 } from '../core/json/chars.js';
+import type { SharedRing } from '../runtime/index.js';
 import type { BytesResponse, HttpResponse } from './http.js';
 import { handleJsonRpc, methodTable } from './jsonrpc.js';
 import { type ScannedCall, type Scanner, scanCall } from './rpc_scan.js';
@@ -169,6 +170,12 @@ async function envelope(version: boolean): Promise<ReplyCut> {
 /** Answers the get_outputs calls it recognises; the caller sends everything else the full way. */
 export class FastOutputs {
   #envelopes: Promise<[ReplyCut, ReplyCut]> | undefined;
+  readonly #ring: SharedRing | undefined;
+
+  /** `ring`: where the chain lends reply bodies (runtime/shared_ring.ts), if it does. */
+  constructor(ring?: SharedRing) {
+    this.#ring = ring;
+  }
 
   /** The reply to `body`, or undefined: not a wallet's get_outputs call. */
   async reply(
@@ -189,6 +196,12 @@ export class FastOutputs {
     });
     if (printed.count === 0)
       return { status, headers, body: empty.beforeId + call.id + empty.afterId };
-    return { status, headers, body: printed.text };
+    const lent = printed.lent;
+    if (lent === null) return { status, headers, body: printed.text };
+    const ring = this.#ring;
+    const bytes = ring?.borrow(lent);
+    // Not in the ring (given to no one, or reclaimed): the full path answers instead.
+    if (ring === undefined || bytes === undefined) return undefined;
+    return { status, headers, body: bytes, release: () => ring.giveBack(lent) };
   }
 }

@@ -23,6 +23,11 @@ export interface BytesResponse {
   readonly status: number;
   readonly headers: HttpResponse['headers'];
   readonly body: Uint8Array;
+  /**
+   * Called once the body is written or will never be: it is memory lent by an actor
+   * (runtime/shared_ring.ts), and must not be read afterwards.
+   */
+  readonly release?: () => void;
 }
 
 export const STATUS_TEXT: Readonly<Record<number, string>> = {

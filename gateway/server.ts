@@ -168,6 +168,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       (response) => {
         inFlight--;
         send(ex, response);
+        // uWS has copied the body into the socket or its own buffer by now.
+        if ('release' in response) response.release?.();
       },
       (e: unknown) => {
         inFlight--;

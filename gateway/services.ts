@@ -9,6 +9,7 @@ import type {
 import type { ConnectedPeer, PeersProtocol } from '../actors/peers/messages.js';
 import type { SyncStatus } from '../actors/peers/sync.js';
 import type { PoolProtocol } from '../actors/pool/messages.js';
+import type { SharedRing } from '../runtime/index.js';
 
 /** An actor protocol: message kind → request and reply types. */
 export type ProtocolShape<P> = { readonly [K in keyof P]: { req: unknown; res: unknown } };
@@ -45,6 +46,11 @@ export interface Services {
    * change; absent (tests without a P2P layer) means `no_sync`.
    */
   readonly syncStatus?: () => SyncStatus;
+  /**
+   * The ring the chain actor lends get_outputs bodies in (its spawn's `shared` memory); absent:
+   * they come inside its replies.
+   */
+  readonly replyRing?: SharedRing;
 }
 
 /** Before the first `sync` event: one shared object, so caches keyed on it stay put. */

@@ -21,7 +21,7 @@ import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
-import { ActorSystem, installSignalHandlers } from '../runtime/index.js';
+import { ActorSystem, installSignalHandlers, SharedRing } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 import { p2pInitOf } from './p2p_init.js';
@@ -30,6 +30,11 @@ import { shownSync } from './sync_shown.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
 const CHAIN_PIPELINE = 64;
+/**
+ * Where the chain writes get_outputs bodies for the gateway (runtime/shared_ring.ts): 16 MiB
+ * holds about 90 replies of 500 outputs on their way to sockets; beyond, replies carry them.
+ */
+const REPLY_RING_BYTES = 16 << 20;
 /** Read replicas started when the config does not say (each thread costs memory). */
 const MAX_AUTO_READERS = 4;
 /**
@@ -72,7 +77,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     await system.shutdown();
     throw e;
   }
-  const { chain, pool, peers, readers } = actors;
+  const { chain, pool, peers, readers, replyRing } = actors;
   let head: ChainHeadInfo | null = null;
   const replicaReads = new ReplicaReads({
     replicas: readers.map((r) => (req) => r.ask('read', req)),
@@ -151,6 +156,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     poolGeneration: () => poolGeneration,
     connectedPeers: () => connected,
     syncStatus: () => sync,
+    replyRing,
   };
   let gateway: Gateway;
   try {
@@ -205,6 +211,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
 
 /** The chain, pool and peers actors, in that order (the pool reads the chain's head). */
 async function spawnActors(system: ActorSystem, config: ServerConfig) {
+  const replyRing = new SharedRing(SharedRing.allocate(REPLY_RING_BYTES));
   const chain = await system.spawn(chainActor, {
     name: 'chain',
     init: {
@@ -217,6 +224,7 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
     // Its handlers are synchronous, so they still run one at a time; a window of requests in
     // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
     concurrency: CHAIN_PIPELINE,
+    shared: replyRing.memory,
   });
   const pool = await system.spawn(poolActor, {
     name: 'pool',
@@ -251,7 +259,7 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
         concurrency: CHAIN_PIPELINE,
       }),
     );
-  return { chain, pool, peers, readers };
+  return { chain, pool, peers, readers, replyRing };
 }
 
 /** `[server] api_read_threads`, or one read replica per CPU, at most 4. */

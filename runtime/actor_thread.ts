@@ -17,6 +17,8 @@ export interface ActorThreadData {
   readonly links: readonly string[];
   /** Its calls awaiting an answer at most (its mailbox bound). */
   readonly callBound: number;
+  /** Shared, not cloned, with every incarnation (SpawnOptions `shared`). */
+  readonly shared: SharedArrayBuffer | undefined;
 }
 
 if (parentPort === null) throw new Error('actor_thread.js runs only as a worker thread');
@@ -42,6 +44,7 @@ const links = new LinkClient(data.name, data.links, data.callBound, (f) => repli
 const ctx: AnyContext = {
   publish: (topic, body) => replies.push(encodeEvent(topic, body)),
   actor: (name) => links.actor(name),
+  shared: data.shared,
 };
 
 let handler: AnyHandler | null = null;

@@ -36,6 +36,7 @@ export {
   type Protocol,
   type Reply,
 } from './protocol.js';
+export { type RingSlice, SharedRing } from './shared_ring.js';
 export { installSignalHandlers, type SignalOptions, type SignalSource } from './signals.js';
 export {
   type ActorRef,

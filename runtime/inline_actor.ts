@@ -12,6 +12,7 @@ export class InlineActor extends ActorCell {
   readonly #url: string;
   readonly #exportName: string;
   readonly #init: ArrayBuffer;
+  readonly #shared: SharedArrayBuffer | undefined;
   #handler: AnyHandler | null = null;
   /** Its asks to other actors; an inline actor lives once, so one caller serves its life. */
   readonly #client: LinkClient;
@@ -23,11 +24,13 @@ export class InlineActor extends ActorCell {
     init: ArrayBuffer,
     options: ActorOptions,
     links: Links,
+    shared?: SharedArrayBuffer,
   ) {
     super(name, options, links);
     this.#url = module.url;
     this.#exportName = module.exportName;
     this.#init = init;
+    this.#shared = shared;
     // Calls and their answers go through the codec, one turn later, as they would to a thread.
     this.#client = new LinkClient(name, [...links.names], options.mailbox, (frame) =>
       queueMicrotask(() => this.receive(frame, this.#caller)),
@@ -50,6 +53,7 @@ export class InlineActor extends ActorCell {
           queueMicrotask(() => this.receive(frame, this.#caller));
         },
         actor: (name) => this.#client.actor(name),
+        shared: this.#shared,
       };
       handler = await startHandler(this.#url, this.#exportName, this.#init, ctx);
     } catch (e) {

@@ -65,6 +65,11 @@ export interface ActorContext<E extends Events<E> = NoEvents> {
    * ActorBusyError when this actor already has `mailbox` asks to other actors outstanding.
    */
   actor<P extends Protocol<P>>(name: string): LinkedActor<P>;
+  /**
+   * Memory the owner shares with this actor (SpawnOptions `shared`), the same at every start:
+   * for what a message would copy (shared_ring.ts). Undefined when the spawn gave none.
+   */
+  readonly shared: SharedArrayBuffer | undefined;
 }
 
 /** What an actor module exports: builds the handler from the init data, in the actor's thread. */

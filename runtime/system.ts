@@ -36,6 +36,8 @@ export interface SpawnOptions<I> extends Partial<ActorOptions> {
    * which two one-at-a-time actors asking each other would wait until a deadline.
    */
   readonly links?: readonly string[];
+  /** Memory shared with the actor as `ctx.shared` (not copied: both threads see each write). */
+  readonly shared?: SharedArrayBuffer;
 }
 
 export interface ShutdownOptions {
@@ -78,12 +80,12 @@ export class ActorSystem {
     module: ActorModule<P, I, E>,
     spawn: SpawnOptions<I>,
   ): Promise<ActorRef<P, E>> {
-    const { name, init, links = [], ...own } = spawn;
+    const { name, init, links = [], shared, ...own } = spawn;
     if (this.#shutdown !== null) throw new ActorUnavailableError(name, 'ShuttingDown');
     if (this.#cells.has(name)) throw new Error(`an actor named ${name} already exists`);
     const options = resolveOptions(this.#defaults, own);
     const Cell = options.placement === 'thread' ? ThreadActor : InlineActor;
-    const cell = new Cell(name, module, encode(init), options, this.#linksOf(name, links));
+    const cell = new Cell(name, module, encode(init), options, this.#linksOf(name, links), shared);
     this.#cells.set(name, cell);
     try {
       await cell.start();

@@ -45,9 +45,11 @@ export class ThreadActor extends ActorCell {
     init: ArrayBuffer,
     options: ActorOptions,
     links: Links,
+    shared?: SharedArrayBuffer,
   ) {
     super(name, options, links);
     this.#data = {
+      shared,
       url: module.url,
       exportName: module.exportName,
       init,

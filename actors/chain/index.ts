@@ -5,7 +5,7 @@ import { openFoundationFile } from '../../config/foundation.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { log } from '../../node/log.js';
-import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
+import { type ActorFactory, actorFromHandlers, SharedRing, WorkPool } from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
 import { ChainService } from './service.js';
 import {
@@ -37,6 +37,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       // An imported archive moves the head (state sync): published like a block's.
       onHead: () => publishHead(),
       onBusy: (busy) => ctx.publish('busy', busy),
+      replyRing: ctx.shared === undefined ? undefined : new SharedRing(ctx.shared),
     });
   } catch (e) {
     void pool.close();

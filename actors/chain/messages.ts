@@ -3,7 +3,7 @@ import type { ChainType } from '../../core/chain_type.js';
 import type { JsonValue } from '../../core/json/value.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Difficulty, Policy } from '../../core/types/pow.js';
-import { actorModule } from '../../runtime/index.js';
+import { actorModule, type RingSlice } from '../../runtime/index.js';
 import type {
   ArchiveInfo,
   ArchiveVerdict,
@@ -126,8 +126,13 @@ export interface PrintedOutputsQuery {
 /** What the chain answers: how many outputs it found, and (if any) the whole reply body. */
 export interface PrintedOutputs {
   readonly count: number;
-  /** ASCII: `before`, the elements, `after`; empty when none was found. */
+  /**
+   * ASCII: `before`, the elements, `after`; empty when none was found, or when the body is in
+   * the reply ring instead (`lent`).
+   */
   readonly text: Uint8Array;
+  /** Where the body was written in the ring shared with the gateway (its owner gives it back). */
+  readonly lent: RingSlice | null;
 }
 
 /** A read's outcome as plain data: the payload, or Epic's API error variant. */

@@ -30,6 +30,7 @@ import {
 import { kernelToJson } from '../../core/serde/transaction.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Output, OutputFeatures } from '../../core/types/transaction.js';
+import type { SharedRing } from '../../runtime/index.js';
 import type {
   BlockRef,
   ChainRead,
@@ -87,9 +88,17 @@ export class ChainQueries {
   private readonly printed = new WeakMap<UnspentAt, PrintedParts>();
   /** Their texts as get_outputs replies print them (printedOutputs), by the same entries. */
   private readonly texts = new WeakMap<UnspentAt, { indent: string; text: Buffer }>();
+  private readonly replyRing: SharedRing | undefined;
+  /** Where a reply body is gathered before it goes into the ring; as big as the biggest yet. */
+  private scratch = Buffer.alloc(0);
 
-  constructor(store: ChainReadSource) {
+  /**
+   * `replyRing`: where printedOutputs lends its bodies to the gateway (shared_ring.ts); without
+   * one they travel in the reply.
+   */
+  constructor(store: ChainReadSource, replyRing?: SharedRing) {
     this.store = store;
+    this.replyRing = replyRing;
   }
 
   run(q: ChainRead): ReadResult {
@@ -295,17 +304,35 @@ export class ChainQueries {
     const separator = Buffer.from(`,\n${indent}`, 'latin1');
     const texts: Buffer[] = [Buffer.from(q.before, 'latin1')];
     let count = 0;
+    let length = (texts[0] as Buffer).length;
     for (let i = 0; i + COMMIT_SIZE <= keys.length; i += COMMIT_SIZE) {
       const at = this.txhashset.unspentAtKey(keys.slice(i, i + COMMIT_SIZE));
       if (at === undefined) continue; // Epic skips what it cannot find
       const text = this.printedText(at, commits.subarray(i, i + COMMIT_SIZE), indent);
       if (text === undefined) continue;
-      if (count++ > 0) texts.push(separator);
+      if (count++ > 0) {
+        texts.push(separator);
+        length += separator.length;
+      }
       texts.push(text);
+      length += text.length;
     }
-    if (count === 0) return { count, text: new Uint8Array(0) };
-    texts.push(Buffer.from(q.after, 'latin1'));
-    return { count, text: Buffer.concat(texts) };
+    if (count === 0) return { count, text: new Uint8Array(0), lent: null };
+    const after = Buffer.from(q.after, 'latin1');
+    texts.push(after);
+    length += after.length;
+    const lent = this.replyRing?.lend(length);
+    if (lent === undefined) return { count, text: Buffer.concat(texts, length), lent: null };
+    // Gathered in private memory, then one copy into the shared ring: a thousand small copies
+    // into shared memory cost several times more.
+    if (this.scratch.length < length) this.scratch = Buffer.allocUnsafeSlow(2 * length);
+    let at = 0;
+    for (const t of texts) {
+      this.scratch.set(t, at);
+      at += t.length;
+    }
+    lent.bytes.set(this.scratch.subarray(0, length));
+    return { count, text: new Uint8Array(0), lent: lent.slice };
   }
 
   private printedText(at: UnspentAt, commit: Uint8Array, indent: string): Buffer | undefined {

@@ -15,6 +15,7 @@ import { readKernel, readOutput, readTransaction } from '../../core/ser/transact
 import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
+import type { SharedRing } from '../../runtime/index.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
 import {
@@ -89,6 +90,8 @@ export interface ChainServiceOptions {
    * (false): the read replicas hold their reads meanwhile, as reads here do (`afterTurns`).
    */
   readonly onBusy?: (busy: boolean) => void;
+  /** Where get_outputs bodies are lent to the gateway (queries.ts `printedOutputs`). */
+  readonly replyRing?: SharedRing;
 }
 
 const epicCompactionRoll = (): boolean => Math.random() * COMPACTION_ODDS < 1;
@@ -126,7 +129,7 @@ export class ChainService {
     this.params = CHAIN_PARAMS[init.chainType];
     this.archiveMode = init.archiveMode;
     this.store = new ChainStore(init.dbRoot, this.params);
-    this.queries = new ChainQueries(this.store);
+    this.queries = new ChainQueries(this.store, options.replyRing);
     this.serving = new ChainServing(this.store, options.compactNonce);
     this.ctx = {
       store: this.store,

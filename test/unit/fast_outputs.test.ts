@@ -93,7 +93,7 @@ const ask: AskPrintedOutputs = async ({ commits, indent, before, after }) => {
     if (o !== undefined) found.push(indentedJson(o, indent));
   }
   const text = found.length === 0 ? '' : before + found.join(`,\n${indent}`) + after;
-  return { count: found.length, text: bytes(text) };
+  return { count: found.length, text: bytes(text), lent: null };
 };
 
 /** The full path, with a get_outputs that finds the same outputs. */

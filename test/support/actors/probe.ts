@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { type ActorFactory, actorFromHandlers } from '../../../runtime/protocol.js';
+import { SharedRing } from '../../../runtime/shared_ring.js';
 import type { ProbeEvents, ProbeInit, ProbeProtocol } from './probe_messages.js';
 
 class CodedError extends Error {
@@ -19,6 +20,7 @@ const createProbe: ActorFactory<ProbeProtocol, ProbeInit, ProbeEvents> = async (
   let total = init.start;
   ctx.publish('total', total);
   let handled = 0;
+  const ring = ctx.shared === undefined ? undefined : new SharedRing(ctx.shared);
   const count = <T>(v: T): T => {
     handled++;
     return v;
@@ -53,6 +55,12 @@ const createProbe: ActorFactory<ProbeProtocol, ProbeInit, ProbeEvents> = async (
       },
       whoami: () => ({ threadId, handled, total }),
       unencodable: () => () => {},
+      lend: ({ text }) => {
+        const lent = ring?.lend(text.length);
+        if (lent === undefined) return null;
+        lent.bytes.set(Buffer.from(text, 'latin1'));
+        return lent.slice;
+      },
     },
     async () => {
       const delay = init.closeDelayMs ?? 0;

@@ -2,6 +2,7 @@
 // one interface that types the callers' asks, the handlers and the module handle.
 import type { Plain } from '../../../runtime/codec.js';
 import { actorModule } from '../../../runtime/protocol.js';
+import type { RingSlice } from '../../../runtime/shared_ring.js';
 
 export interface ProbeInit {
   readonly start: bigint;
@@ -27,6 +28,8 @@ export interface ProbeProtocol {
     res: { readonly threadId: number; readonly handled: number; readonly total: bigint };
   };
   unencodable: { req: null; res: () => void };
+  /** Writes `text` into a ring over the spawn's shared memory; null without one, or no room. */
+  lend: { req: { readonly text: string }; res: RingSlice | null };
 }
 
 /** Published at start and after every `add`: the running total. */
