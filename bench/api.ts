@@ -5,7 +5,7 @@
 // measured beside them) and get_kernel for the kernels of its transactions. 100 keep-alive
 // clients (wrk, 1 thread): one phase per method, then the four mixed 25% each; requests/s, p50,
 // p99, and the node's peak RSS per phase against its RSS at idle. Block processing (the chain's
-// block_accepted log) is timed for 5 blocks at idle and 5 more during a second phase of
+// block_accepted log) is timed for 9 blocks at idle and 9 more during a second phase of
 // get_outputs hits. wrk only reports latency for a whole run, hence a phase per method.
 // Writes bench/results/api.json with a short history. BENCH_SECONDS (per phase) and
 // BENCH_BLOCKS adjust.
@@ -37,7 +37,7 @@ const CONNECTIONS = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 520);
 /** Blocks mined and submitted at idle, and again during a phase of get_outputs hits. */
-const TIMED_BLOCKS = 5;
+const TIMED_BLOCKS = 9;
 /** The phase that times blocks (mining them in this process costs CPU: kept out of the rest). */
 const BLOCKS_PHASE = 'blocks arriving + get_outputs';
 

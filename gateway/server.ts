@@ -241,7 +241,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   const app: UwsApp = createApp(uws, opts.tls);
 
+  const blockFlag = opts.services.blockFlag;
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
+    // A block is being processed: it goes first (services.ts `blockFlag`).
+    blockFlag?.yieldWhileRaised();
     const method = req.getMethod();
     const path = req.getUrl();
     // The route decides whether the credential header is read at all.

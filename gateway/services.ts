@@ -9,7 +9,7 @@ import type {
 import type { ConnectedPeer, PeersProtocol } from '../actors/peers/messages.js';
 import type { SyncStatus } from '../actors/peers/sync.js';
 import type { PoolProtocol } from '../actors/pool/messages.js';
-import type { SharedRing } from '../runtime/index.js';
+import type { SharedRing, YieldFlag } from '../runtime/index.js';
 
 /** An actor protocol: message kind → request and reply types. */
 export type ProtocolShape<P> = { readonly [K in keyof P]: { req: unknown; res: unknown } };
@@ -51,6 +51,11 @@ export interface Services {
    * they come inside its replies.
    */
   readonly replyRing?: SharedRing;
+  /**
+   * Raised by the chain while it processes blocks: the gateway waits at its next request (a few
+   * milliseconds at most, yield_flag.ts) so that the block gets the cores. Absent: never waits.
+   */
+  readonly blockFlag?: YieldFlag;
 }
 
 /** Before the first `sync` event: one shared object, so caches keyed on it stay put. */

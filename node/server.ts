@@ -21,7 +21,7 @@ import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
-import { ActorSystem, installSignalHandlers, SharedRing } from '../runtime/index.js';
+import { ActorSystem, installSignalHandlers, SharedRing, YieldFlag } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 import { p2pInitOf } from './p2p_init.js';
@@ -77,7 +77,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     await system.shutdown();
     throw e;
   }
-  const { chain, pool, peers, readers, replyRing } = actors;
+  const { chain, pool, peers, readers, replyRing, blockFlag } = actors;
   let head: ChainHeadInfo | null = null;
   const replicaReads = new ReplicaReads({
     replicas: readers.map((r) => (req) => r.ask('read', req)),
@@ -157,6 +157,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     connectedPeers: () => connected,
     syncStatus: () => sync,
     replyRing,
+    blockFlag,
   };
   let gateway: Gateway;
   try {
@@ -212,6 +213,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
 /** The chain, pool and peers actors, in that order (the pool reads the chain's head). */
 async function spawnActors(system: ActorSystem, config: ServerConfig) {
   const replyRing = new SharedRing(SharedRing.allocate(REPLY_RING_BYTES));
+  const blockFlag = new YieldFlag(YieldFlag.allocate());
   const chain = await system.spawn(chainActor, {
     name: 'chain',
     init: {
@@ -224,7 +226,7 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
     // Its handlers are synchronous, so they still run one at a time; a window of requests in
     // flight lets one thread wake-up carry many of them (a round trip costs ~100 µs here).
     concurrency: CHAIN_PIPELINE,
-    shared: replyRing.memory,
+    shared: { replies: replyRing.memory, block: blockFlag.memory },
   });
   const pool = await system.spawn(poolActor, {
     name: 'pool',
@@ -259,7 +261,7 @@ async function spawnActors(system: ActorSystem, config: ServerConfig) {
         concurrency: CHAIN_PIPELINE,
       }),
     );
-  return { chain, pool, peers, readers, replyRing };
+  return { chain, pool, peers, readers, replyRing, blockFlag };
 }
 
 /** `[server] api_read_threads`, or one read replica per CPU, at most 4. */

@@ -1,10 +1,12 @@
 // Entry point of an actor's worker thread: build the handler, then answer request frames until
 // told to close. Anything thrown outside a handler ends the thread; the owner restarts it.
+
 import { parentPort, workerData } from 'node:worker_threads';
 import { FrameBatcher } from './batch.js';
 import { toWireError } from './errors.js';
 import { decodeToActor, encodeEvent, type FromActorThread, type ToActorThread } from './frames.js';
 import { LinkClient } from './link.js';
+import type { SharedMemory } from './protocol.js';
 import { type AnyContext, type AnyHandler, serveFrame, startHandler } from './serve.js';
 
 export interface ActorThreadData {
@@ -18,7 +20,7 @@ export interface ActorThreadData {
   /** Its calls awaiting an answer at most (its mailbox bound). */
   readonly callBound: number;
   /** Shared, not cloned, with every incarnation (SpawnOptions `shared`). */
-  readonly shared: SharedArrayBuffer | undefined;
+  readonly shared: SharedMemory;
 }
 
 if (parentPort === null) throw new Error('actor_thread.js runs only as a worker thread');

@@ -35,6 +35,7 @@ export {
   type NoEvents,
   type Protocol,
   type Reply,
+  type SharedMemory,
 } from './protocol.js';
 export { type RingSlice, SharedRing } from './shared_ring.js';
 export { installSignalHandlers, type SignalOptions, type SignalSource } from './signals.js';
@@ -49,3 +50,4 @@ export {
 } from './system.js';
 export { lowerThreadPriority } from './thread_priority.js';
 export { type BatchOptions, WorkPool, type WorkPoolOptions } from './workpool.js';
+export { YieldFlag } from './yield_flag.js';

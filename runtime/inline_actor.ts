@@ -1,18 +1,20 @@
 // An actor run in the caller's thread: for unit tests and tiny actors. Requests and replies still
 // go through the codec, so a handler sees exactly what it would see in its own thread, and
 // still run one turn later, never inside the caller's `ask`.
+
 import { ActorCell, type CloseResult, within } from './cell.js';
 import { ActorInitError, ActorUnavailableError, toWireError } from './errors.js';
 import { decodeRequest, decodeToActor, encodeEvent } from './frames.js';
 import { type Caller, LinkClient, type Links } from './link.js';
 import type { ActorOptions } from './options.js';
+import type { SharedMemory } from './protocol.js';
 import { type AnyContext, type AnyHandler, serveFrame, startHandler } from './serve.js';
 
 export class InlineActor extends ActorCell {
   readonly #url: string;
   readonly #exportName: string;
   readonly #init: ArrayBuffer;
-  readonly #shared: SharedArrayBuffer | undefined;
+  readonly #shared: SharedMemory;
   #handler: AnyHandler | null = null;
   /** Its asks to other actors; an inline actor lives once, so one caller serves its life. */
   readonly #client: LinkClient;
@@ -24,7 +26,7 @@ export class InlineActor extends ActorCell {
     init: ArrayBuffer,
     options: ActorOptions,
     links: Links,
-    shared?: SharedArrayBuffer,
+    shared: SharedMemory,
   ) {
     super(name, options, links);
     this.#url = module.url;

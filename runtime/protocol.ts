@@ -52,6 +52,9 @@ export interface LinkedActor<P extends Protocol<P>> {
 }
 
 /** What the runtime gives an actor besides its init data. */
+/** Shared memory by name: both threads see every write, nothing is copied. */
+export type SharedMemory = Readonly<Record<string, SharedArrayBuffer>>;
+
 export interface ActorContext<E extends Events<E> = NoEvents> {
   /**
    * Publishes an event to the actor's owner, ordered with the actor's replies: published while
@@ -66,10 +69,10 @@ export interface ActorContext<E extends Events<E> = NoEvents> {
    */
   actor<P extends Protocol<P>>(name: string): LinkedActor<P>;
   /**
-   * Memory the owner shares with this actor (SpawnOptions `shared`), the same at every start:
-   * for what a message would copy (shared_ring.ts). Undefined when the spawn gave none.
+   * Memory the owner shares with this actor, by name (SpawnOptions `shared`), the same at every
+   * start: for what a message would copy or deliver too late (shared_ring.ts, yield_flag.ts).
    */
-  readonly shared: SharedArrayBuffer | undefined;
+  readonly shared: SharedMemory;
 }
 
 /** What an actor module exports: builds the handler from the init data, in the actor's thread. */

@@ -7,7 +7,14 @@ import { ActorError, ActorUnavailableError, type WireError } from './errors.js';
 import { InlineActor } from './inline_actor.js';
 import type { Links } from './link.js';
 import { type ActorOptions, checkDeadline, resolveOptions } from './options.js';
-import type { ActorModule, Events, LinkedActor, NoEvents, Protocol } from './protocol.js';
+import type {
+  ActorModule,
+  Events,
+  LinkedActor,
+  NoEvents,
+  Protocol,
+  SharedMemory,
+} from './protocol.js';
 import { ThreadActor } from './thread_actor.js';
 
 export type { AskOptions } from './protocol.js';
@@ -37,7 +44,7 @@ export interface SpawnOptions<I> extends Partial<ActorOptions> {
    */
   readonly links?: readonly string[];
   /** Memory shared with the actor as `ctx.shared` (not copied: both threads see each write). */
-  readonly shared?: SharedArrayBuffer;
+  readonly shared?: SharedMemory;
 }
 
 export interface ShutdownOptions {
@@ -80,7 +87,7 @@ export class ActorSystem {
     module: ActorModule<P, I, E>,
     spawn: SpawnOptions<I>,
   ): Promise<ActorRef<P, E>> {
-    const { name, init, links = [], shared, ...own } = spawn;
+    const { name, init, links = [], shared = {}, ...own } = spawn;
     if (this.#shutdown !== null) throw new ActorUnavailableError(name, 'ShuttingDown');
     if (this.#cells.has(name)) throw new Error(`an actor named ${name} already exists`);
     const options = resolveOptions(this.#defaults, own);

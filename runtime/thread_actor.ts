@@ -1,6 +1,7 @@
 // An actor on its own worker thread, supervised: when the thread dies, whoever was waiting on it
 // gets ActorCrashedError at once, and a new thread starts from the same init data unless the
 // restart budget is spent. Requests still queued in the mailbox go to the new thread.
+
 import { Worker } from 'node:worker_threads';
 import type { ActorThreadData } from './actor_thread.js';
 import { FrameBatcher } from './batch.js';
@@ -15,6 +16,7 @@ import {
 import type { FromActorThread } from './frames.js';
 import type { Caller, Links } from './link.js';
 import type { ActorOptions } from './options.js';
+import type { SharedMemory } from './protocol.js';
 import { RestartBudget } from './restart_budget.js';
 
 const ACTOR_THREAD = new URL('./actor_thread.js', import.meta.url);
@@ -45,7 +47,7 @@ export class ThreadActor extends ActorCell {
     init: ArrayBuffer,
     options: ActorOptions,
     links: Links,
-    shared?: SharedArrayBuffer,
+    shared: SharedMemory,
   ) {
     super(name, options, links);
     this.#data = {

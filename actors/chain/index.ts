@@ -5,9 +5,16 @@ import { openFoundationFile } from '../../config/foundation.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { log } from '../../node/log.js';
-import { type ActorFactory, actorFromHandlers, SharedRing, WorkPool } from '../../runtime/index.js';
+import {
+  type ActorFactory,
+  actorFromHandlers,
+  type SharedMemory,
+  SharedRing,
+  WorkPool,
+  YieldFlag,
+} from '../../runtime/index.js';
 import type { ChainEvents, ChainInit, ChainProtocol } from './messages.js';
-import { ChainService } from './service.js';
+import { ChainService, type ChainServiceOptions } from './service.js';
 import {
   archiveForPeers,
   downloadDir,
@@ -16,6 +23,15 @@ import {
   writeArchive,
 } from './state_sync.js';
 import { poolVerifier } from './verifier.js';
+
+/** What the gateway shares with the chain (node/server.ts): the reply ring, the block flag. */
+function chainShared(shared: SharedMemory): Pick<ChainServiceOptions, 'replyRing' | 'blockFlag'> {
+  const { replies, block } = shared;
+  return {
+    replyRing: replies === undefined ? undefined : new SharedRing(replies),
+    blockFlag: block === undefined ? undefined : new YieldFlag(block),
+  };
+}
 
 export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = (init, ctx) => {
   // Commitment sums and point decoding in this thread (block sums, validate_chain) go native too.
@@ -37,7 +53,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
       // An imported archive moves the head (state sync): published like a block's.
       onHead: () => publishHead(),
       onBusy: (busy) => ctx.publish('busy', busy),
-      replyRing: ctx.shared === undefined ? undefined : new SharedRing(ctx.shared),
+      ...chainShared(ctx.shared),
     });
   } catch (e) {
     void pool.close();

@@ -15,7 +15,7 @@ import { readKernel, readOutput, readTransaction } from '../../core/ser/transact
 import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
-import type { SharedRing } from '../../runtime/index.js';
+import type { SharedRing, YieldFlag } from '../../runtime/index.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
 import {
@@ -92,6 +92,8 @@ export interface ChainServiceOptions {
   readonly onBusy?: (busy: boolean) => void;
   /** Where get_outputs bodies are lent to the gateway (queries.ts `printedOutputs`). */
   readonly replyRing?: SharedRing;
+  /** Raised while blocks are being processed: the gateway steps aside (yield_flag.ts). */
+  readonly blockFlag?: YieldFlag;
 }
 
 const epicCompactionRoll = (): boolean => Math.random() * COMPACTION_ODDS < 1;
@@ -113,6 +115,9 @@ export class ChainService {
   private turns = 0;
   private readonly log: ChainLog;
   private readonly onBusy: (busy: boolean) => void;
+  private readonly blockFlag: YieldFlag | undefined;
+  /** Blocks scheduled and not yet processed; the block flag is up while there are any. */
+  private blockTurns = 0;
   private readonly compactionRoll: () => boolean;
   private readonly compact: typeof compactChain;
   /** A compaction after a block failed: the next accepted block tries again. */
@@ -124,6 +129,9 @@ export class ChainService {
     this.onStateImported = options.onHead ?? (() => undefined);
     this.log = options.log ?? (() => undefined);
     this.onBusy = options.onBusy ?? (() => undefined);
+    this.blockFlag = options.blockFlag;
+    // A restarted chain has no block in hand, whatever its last incarnation left raised.
+    this.blockFlag?.lower();
     this.compactionRoll = options.compactionRoll ?? epicCompactionRoll;
     this.compact = options.compact ?? compactChain;
     this.params = CHAIN_PARAMS[init.chainType];
@@ -193,7 +201,19 @@ export class ChainService {
       return Promise.reject(e);
     }
     this.ahead.start(block);
-    return this.inTurn(() => this.accept(block, onHead));
+    return this.asBlockTurn(this.inTurn(() => this.accept(block, onHead)));
+  }
+
+  /** Keeps the block flag raised from the moment a block is scheduled until none is left. */
+  private asBlockTurn<T>(turn: Promise<T>): Promise<T> {
+    const flag = this.blockFlag;
+    if (flag === undefined) return turn;
+    if (this.blockTurns++ === 0) flag.raise();
+    const done = () => {
+      if (--this.blockTurns === 0) flag.lower();
+    };
+    turn.then(done, done);
+    return turn;
   }
 
   /**

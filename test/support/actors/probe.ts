@@ -20,7 +20,7 @@ const createProbe: ActorFactory<ProbeProtocol, ProbeInit, ProbeEvents> = async (
   let total = init.start;
   ctx.publish('total', total);
   let handled = 0;
-  const ring = ctx.shared === undefined ? undefined : new SharedRing(ctx.shared);
+  const ring = ctx.shared.ring === undefined ? undefined : new SharedRing(ctx.shared.ring);
   const count = <T>(v: T): T => {
     handled++;
     return v;

@@ -119,7 +119,7 @@ for (const placement of ['thread', 'inline'] as const) {
       const probe = await system.spawn(probeActor, {
         name: 'probe',
         init: { start: 0n },
-        shared: memory,
+        shared: { ring: memory },
       });
       const ring = new SharedRing(memory);
       const first = await probe.ask('lend', { text: 'from the actor' });
