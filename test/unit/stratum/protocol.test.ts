@@ -1,0 +1,231 @@
+// Epic's stratum protocol as pure code (core/stratum/): which lines are requests (the rest close
+// the connection), exact reply and push lines, the job and status objects in Epic's key order,
+// and the params read as serde reads them.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { announcedEpochs } from '../../../core/consensus/seed.js';
+import { stringifyJson } from '../../../core/json/stringify.js';
+import type { JsonValue } from '../../../core/json/value.js';
+import {
+  jobText,
+  type StratumJob,
+  shareDifficulty,
+  statusJson,
+} from '../../../core/stratum/job.js';
+import { jobParams, loginParams, submitParams } from '../../../core/stratum/params.js';
+import { parseRequest, pushLine, replyLine, STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
+
+describe('stratum requests and replies', () => {
+  it('takes requests with an i64 or string id, jsonrpc and method; params optional', () => {
+    assert.deepEqual(parseRequest('{"id":"0","jsonrpc":"2.0","method":"login","params":{"a":1}}'), {
+      id: '0',
+      method: 'login',
+      params: { a: 1 },
+    });
+    assert.deepEqual(parseRequest(' {"id":7,"jsonrpc":"x","method":"keepalive"} '), {
+      id: 7n,
+      method: 'keepalive',
+      params: undefined,
+    });
+    assert.deepEqual(
+      parseRequest('{"id":-9223372036854775808,"jsonrpc":"","method":"m","params":null}'),
+      {
+        id: -(1n << 63n),
+        method: 'm',
+        params: undefined,
+      },
+    );
+    // serde also reads a struct from an array of its fields.
+    assert.deepEqual(parseRequest('[1,"2.0","keepalive",null]'), {
+      id: 1n,
+      method: 'keepalive',
+      params: undefined,
+    });
+  });
+
+  it('refuses every other line (Epic closes the connection without a reply)', () => {
+    for (const line of [
+      '',
+      '   ',
+      '{"id":10,"method":"keepalive"}',
+      '{"jsonrpc":"2.0","method":"keepalive"}',
+      '{"id":null,"jsonrpc":"2.0","method":"keepalive"}',
+      '{"id":true,"jsonrpc":"2.0","method":"keepalive"}',
+      '{"id":1.5,"jsonrpc":"2.0","method":"keepalive"}',
+      '{"id":9223372036854775808,"jsonrpc":"2.0","method":"keepalive"}',
+      '{"id":{},"jsonrpc":"2.0","method":"keepalive"}',
+      '{"id":1,"jsonrpc":2,"method":"keepalive"}',
+      '{"id":1,"jsonrpc":"2.0","method":["keepalive"]}',
+      '{"id":1,"jsonrpc":"2.0","method":"keepalive"} x',
+      '[1,"2.0","keepalive"]',
+      '"keepalive"',
+      '{"id":1,"jsonrpc":"2.0",',
+    ])
+      assert.equal(parseRequest(line), null, line);
+  });
+
+  it('prints replies and pushes as Epic does: id kept, method echoed, both result and error', () => {
+    assert.equal(
+      replyLine({ id: '0', method: 'login' }, { result: 'ok' }),
+      '{"id":"0","jsonrpc":"2.0","method":"login","result":"ok","error":null}',
+    );
+    assert.equal(
+      replyLine({ id: 9n, method: 'mining.subscribe' }, { error: STRATUM_ERRORS.methodNotFound }),
+      '{"id":9,"jsonrpc":"2.0","method":"mining.subscribe","result":null,"error":{"code":-32601,"message":"Method not found"}}',
+    );
+    assert.equal(
+      replyLine({ id: 'a"b', method: 'submit' }, { error: STRATUM_ERRORS.internal }),
+      '{"id":"a\\"b","jsonrpc":"2.0","method":"submit","result":null,"error":{"code":32603,"message":"Internal error"}}',
+    );
+    assert.equal(
+      pushLine('job', { height: 3n }),
+      '{"id":"Stratum","jsonrpc":"2.0","method":"job","params":{"height":3}}',
+    );
+    assert.deepEqual(
+      Object.values(STRATUM_ERRORS).map((e) => [e.code, e.message]),
+      [
+        [32603, 'Internal error'],
+        [-32000, 'Node is syncing - Please wait'],
+        [-32601, 'Method not found'],
+        [-32503, 'Solution submitted too late'],
+        [-32502, 'Failed to validate solution'],
+        [-32501, 'Share rejected due to low difficulty'],
+        [-32600, 'Invalid Request'],
+      ],
+    );
+  });
+});
+
+describe('stratum jobs and status', () => {
+  const seed = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+  const prePow = Uint8Array.from({ length: 274 }, (_, i) => i % 256);
+  const job: StratumJob = {
+    height: 1061n,
+    jobId: 2n,
+    algorithm: 'randomx',
+    shareDifficulty: { cuckatoo: 3n, randomx: 4000n, progpow: 200000n },
+    blockDifficulty: {
+      cuckaroo: 1n,
+      cuckatoo: 16384n,
+      randomx: 18446744073709551615n,
+      progpow: 9n,
+    },
+    prePow,
+    epochs: announcedEpochs(1061n).map((e) => ({ start: e.start, end: e.end, seed })),
+  };
+
+  it('prints a job with its keys in Epic’s order, the pre-pow as 548 hex digits', () => {
+    const seedList = `[${[...seed].join(',')}]`;
+    const hex = Buffer.from(prePow).toString('hex');
+    assert.equal(hex.length, 548);
+    assert.equal(
+      jobText(job),
+      '{"algorithm":"randomx",' +
+        '"block_difficulty":[["cuckoo",16384],["randomx",18446744073709551615],["progpow",9]],' +
+        '"difficulty":[["cuckoo",3],["randomx",4000],["progpow",200000]],' +
+        // At k·1000 + 61 Epic announces the current epoch twice.
+        `"epochs":[[1060,2060,${seedList}],[1060,2060,${seedList}]],` +
+        `"height":1061,"job_id":2,"pre_pow":"${hex}"}`,
+    );
+    assert.deepEqual(
+      announcedEpochs(1060n).map((e) => [e.start, e.end, e.seedHeight]),
+      [
+        [0n, 1060n, 0n],
+        [1060n, 2060n, 1000n],
+      ],
+    );
+    assert.deepEqual(
+      announcedEpochs(1062n).map((e) => [e.start, e.end, e.seedHeight]),
+      [[1060n, 2060n, 1000n]],
+    );
+  });
+
+  it('caps each share minimum at the block’s difficulty', () => {
+    const min = { cuckatoo: 3n, randomx: 4000n, progpow: 200000n };
+    assert.deepEqual(
+      shareDifficulty(min, { cuckaroo: 2n, cuckatoo: 1n, randomx: 5000n, progpow: 200000n }),
+      { cuckaroo: 2n, cuckatoo: 1n, randomx: 4000n, progpow: 200000n },
+    );
+    assert.deepEqual(shareDifficulty(min, {}), {
+      cuckaroo: 3n,
+      cuckatoo: 3n,
+      randomx: 4000n,
+      progpow: 200000n,
+    });
+  });
+
+  it('prints status in Epic’s order, difficulty always 1, the id the worker’s index', () => {
+    assert.equal(
+      stringifyJson(statusJson({ id: 4, height: 102n, accepted: 2n, rejected: 1n, stale: 3n })),
+      '{"accepted":2,"difficulty":1,"height":102,"id":"4","rejected":1,"stale":3}',
+    );
+  });
+});
+
+describe('stratum params', () => {
+  it('reads login and getjobtemplate params by name or in order; all strings, all there', () => {
+    assert.deepEqual(loginParams({ login: 'a', pass: 'p', agent: 'g', extra: 1 }), {
+      login: 'a',
+      pass: 'p',
+      agent: 'g',
+    });
+    assert.deepEqual(loginParams(['a', 'p', 'g']), { login: 'a', pass: 'p', agent: 'g' });
+    assert.equal(loginParams({ login: 'a', pass: 'p' }), undefined);
+    assert.equal(loginParams({ login: 'a', pass: 1, agent: 'g' }), undefined);
+    assert.equal(loginParams(undefined), undefined);
+    assert.deepEqual(jobParams({ algorithm: 'anything' }), { algorithm: 'anything' });
+    assert.equal(jobParams({}), undefined);
+    assert.equal(jobParams({ algorithm: null }), undefined);
+  });
+
+  it('reads submit params with each proof shape, u64s exact', () => {
+    const nonces = Array.from({ length: 42 }, (_, i) => BigInt(i * 1000));
+    assert.deepEqual(
+      submitParams({
+        height: 101,
+        job_id: 1,
+        nonce: 18446744073709551615n,
+        pow: { Cuckoo: [275, nonces] },
+      }),
+      {
+        height: 101n,
+        jobId: 1n,
+        nonce: 18446744073709551615n,
+        pow: { kind: 'Cuckoo', edgeBits: 19, nonces },
+      },
+    );
+    const bytes = Array.from({ length: 32 }, (_, i) => 255 - i);
+    assert.deepEqual(submitParams([5, 0, 7, { RandomX: bytes }])?.pow, {
+      kind: 'RandomX',
+      hash: Uint8Array.from(bytes),
+    });
+    assert.deepEqual(
+      submitParams({ height: 5, job_id: 0, nonce: 7, pow: { ProgPow: bytes } })?.pow,
+      {
+        kind: 'ProgPow',
+        mix: Uint8Array.from(bytes),
+      },
+    );
+    const base = { height: 5, job_id: 0, nonce: 7 };
+    const bad: JsonValue[] = [
+      { RandomX: bytes.slice(1) },
+      { RandomX: [...bytes.slice(1), 256] },
+      { RandomX: 'ab'.repeat(32) },
+      { randomx: bytes },
+      { RandomX: bytes, ProgPow: bytes },
+      { Cuckoo: [19, [1, -1]] },
+      { Cuckoo: [19] },
+      { Cuckoo: [-1, [1]] },
+      {},
+    ];
+    for (const pow of bad)
+      assert.equal(submitParams({ ...base, pow }), undefined, JSON.stringify(pow));
+    assert.equal(
+      submitParams({ ...base, nonce: 18446744073709551616n, pow: { RandomX: bytes } }),
+      undefined,
+    );
+    assert.equal(submitParams({ ...base, height: -1, pow: { RandomX: bytes } }), undefined);
+    assert.equal(submitParams({ ...base, job_id: '0', pow: { RandomX: bytes } }), undefined);
+    assert.equal(submitParams({ height: 5, job_id: 0, pow: { RandomX: bytes } }), undefined);
+  });
+});
