@@ -12,6 +12,7 @@ import {
   shareDifficulty,
   statusJson,
 } from '../../../core/stratum/job.js';
+import { INVALID, LineSplitter, OVERLONG } from '../../../core/stratum/lines.js';
 import { jobParams, loginParams, submitParams } from '../../../core/stratum/params.js';
 import { parseRequest, pushLine, replyLine, STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
 
@@ -227,5 +228,36 @@ describe('stratum params', () => {
     assert.equal(submitParams({ ...base, height: -1, pow: { RandomX: bytes } }), undefined);
     assert.equal(submitParams({ ...base, job_id: '0', pow: { RandomX: bytes } }), undefined);
     assert.equal(submitParams({ height: 5, job_id: 0, pow: { RandomX: bytes } }), undefined);
+  });
+});
+
+describe('stratum lines', () => {
+  const enc = (s: string) => Buffer.from(s, 'utf8');
+
+  it('cuts lines across chunks, drops one CR before the LF, holds the unfinished rest', () => {
+    const s = new LineSplitter(64);
+    assert.deepEqual(s.push(enc('{"a":1}\n{"b"')), ['{"a":1}']);
+    assert.equal(s.held, 4);
+    assert.deepEqual(s.push(enc(':2}\r\n\r\n\n')), ['{"b":2}', '', '']);
+    assert.deepEqual(s.push(enc('x\r\r\n')), ['x\r']);
+    assert.deepEqual(s.push(enc('é€\n')), ['é€']);
+    assert.equal(s.held, 0);
+  });
+
+  it('reports an over-long line once, skips it to its newline, then goes on', () => {
+    const s = new LineSplitter(8);
+    assert.deepEqual(s.push(enc('12345678\n')), ['12345678']);
+    assert.deepEqual(s.push(enc('123456')), []);
+    assert.deepEqual(s.push(enc('789')), [OVERLONG]);
+    assert.equal(s.held, 0, 'nothing of it is kept');
+    assert.deepEqual(s.push(enc('x'.repeat(100))), []);
+    assert.deepEqual(s.push(enc('yy\nok\n')), ['ok']);
+    assert.deepEqual(s.push(enc('z'.repeat(9))), [OVERLONG]);
+    assert.deepEqual(s.push(enc('\n')), []);
+  });
+
+  it('reports a line that is not UTF-8, and the next line is read as usual', () => {
+    const s = new LineSplitter(64);
+    assert.deepEqual(s.push(Uint8Array.from([0x7b, 0xff, 0x7d, 10, 0x61, 10])), [INVALID, 'a']);
   });
 });
