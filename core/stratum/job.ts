@@ -4,10 +4,13 @@
 // algorithm the schedule asks for. Epic prints it through a serde Value, so its keys come in
 // alphabetical order; the difficulty lists name cuckoo (Cuckatoo's figure), randomx, progpow.
 
-import type { RxEpoch } from '../consensus/seed.js';
+import type { ChainParams } from '../chain_type.js';
+import { announcedEpochs, type RxEpoch } from '../consensus/seed.js';
 import { stringifyJson } from '../json/stringify.js';
 import type { JsonValue } from '../json/value.js';
+import { prePow } from '../ser/header.js';
 import type { MiningAlgorithm } from '../serde/mining.js';
+import type { BlockHeader } from '../types/block.js';
 import type { Difficulty, PowAlgo } from '../types/pow.js';
 
 /** The three algorithms a job lists, with the difficulty-map entry each one's figure is. */
@@ -41,6 +44,41 @@ export interface StratumJob {
   /** 274 bytes: the proof-of-work input without the nonce. */
   readonly prePow: Uint8Array;
   readonly epochs: readonly StratumEpoch[];
+}
+
+/** The header's proof-of-work input without its trailing nonce: 274 bytes on Epic's chains. */
+export function jobPrePow(header: BlockHeader, params: ChainParams): Uint8Array {
+  const full = prePow(header, params);
+  return full.subarray(0, full.length - 8);
+}
+
+export interface JobSource {
+  /** The block to mine, complete but for nonce and proof (finalizeTemplate's header). */
+  readonly header: BlockHeader;
+  readonly algorithm: MiningAlgorithm;
+  readonly blockDifficulty: Difficulty;
+  readonly jobId: bigint;
+  readonly minimums: ShareMinimums;
+  /** The hash of the header-chain block at a height (the RandomX seeds). */
+  readonly hashAt: (height: bigint) => Uint8Array;
+}
+
+/** The job Epic's stratum server would build for `s.header`. */
+export function stratumJob(s: JobSource, params: ChainParams): StratumJob {
+  const height = s.header.height;
+  return {
+    height,
+    jobId: s.jobId,
+    algorithm: s.algorithm,
+    shareDifficulty: shareDifficulty(s.minimums, s.blockDifficulty),
+    blockDifficulty: s.blockDifficulty,
+    prePow: jobPrePow(s.header, params),
+    epochs: announcedEpochs(height).map((e) => ({
+      start: e.start,
+      end: e.end,
+      seed: s.hashAt(e.seedHeight),
+    })),
+  };
 }
 
 /** A share is worth the configured minimum, or the block's own difficulty when that is lower. */

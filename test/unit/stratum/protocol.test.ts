@@ -3,14 +3,18 @@
 // and the params read as serde reads them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { CHAIN_PARAMS } from '../../../core/chain_type.js';
 import { announcedEpochs } from '../../../core/consensus/seed.js';
+import { genesisHeader } from '../../../core/genesis.js';
 import { stringifyJson } from '../../../core/json/stringify.js';
 import type { JsonValue } from '../../../core/json/value.js';
+import { prePow as headerPrePow } from '../../../core/ser/header.js';
 import {
   jobText,
   type StratumJob,
   shareDifficulty,
   statusJson,
+  stratumJob,
 } from '../../../core/stratum/job.js';
 import { INVALID, LineSplitter, OVERLONG } from '../../../core/stratum/lines.js';
 import { jobParams, loginParams, submitParams } from '../../../core/stratum/params.js';
@@ -139,6 +143,43 @@ describe('stratum jobs and status', () => {
       announcedEpochs(1062n).map((e) => [e.start, e.end, e.seedHeight]),
       [[1060n, 2060n, 1000n]],
     );
+  });
+
+  it('builds a job from a header: the pre-pow without its nonce, seeds by height', () => {
+    const params = CHAIN_PARAMS.mainnet;
+    const header = { ...genesisHeader('mainnet'), height: 2001n };
+    const full = headerPrePow(header, params);
+    const seeds = new Map<bigint, Uint8Array>([
+      [1000n, new Uint8Array(32).fill(10)],
+      [2000n, new Uint8Array(32).fill(20)],
+    ]);
+    const built = stratumJob(
+      {
+        header,
+        algorithm: 'progpow',
+        blockDifficulty: { cuckatoo: 5n, randomx: 5000n, progpow: 100n },
+        jobId: 0n,
+        minimums: { cuckatoo: 3n, randomx: 4000n, progpow: 200000n },
+        hashAt: (h) => seeds.get(h) as Uint8Array,
+      },
+      params,
+    );
+    assert.equal(full.length, 282);
+    assert.equal(built.prePow.length, 274);
+    assert.deepEqual(built.prePow, full.subarray(0, 274));
+    assert.equal(Buffer.from(built.prePow.subarray(0, 10)).toString('hex'), '000600000000000007d1');
+    assert.deepEqual(built.shareDifficulty, {
+      cuckaroo: 3n,
+      cuckatoo: 3n,
+      randomx: 4000n,
+      progpow: 100n,
+    });
+    assert.deepEqual(built.epochs, [
+      { start: 1060n, end: 2060n, seed: seeds.get(1000n) },
+      { start: 2060n, end: 3060n, seed: seeds.get(2000n) },
+    ]);
+    assert.equal(built.height, 2001n);
+    assert.equal(built.algorithm, 'progpow');
   });
 
   it('caps each share minimum at the block’s difficulty', () => {
