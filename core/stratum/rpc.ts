@@ -73,7 +73,8 @@ export function parseRequest(line: string): StratumRequest | null {
 
 /** A reply line (without its `\n`): the result, or the error. */
 export function replyLine(
-  request: Pick<StratumRequest, 'id' | 'method'>,
+  /** Null for a line that is not a request: nothing to echo. */
+  request: { readonly id: StratumId | null; readonly method: string | null },
   outcome: { readonly result: JsonValue } | { readonly error: StratumError },
 ): string {
   const body =
