@@ -19,6 +19,8 @@ import {
 import { INVALID, LineSplitter, OVERLONG } from '../../../core/stratum/lines.js';
 import { jobParams, loginParams, submitParams } from '../../../core/stratum/params.js';
 import { parseRequest, pushLine, replyLine, STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
+import { edgeBitsAccepted, isStale, judgeShare } from '../../../core/stratum/shares.js';
+import type { Proof } from '../../../core/types/pow.js';
 
 describe('stratum requests and replies', () => {
   it('takes requests with an i64 or string id, jsonrpc and method; params optional', () => {
@@ -300,5 +302,51 @@ describe('stratum lines', () => {
   it('reports a line that is not UTF-8, and the next line is read as usual', () => {
     const s = new LineSplitter(64);
     assert.deepEqual(s.push(Uint8Array.from([0x7b, 0xff, 0x7d, 10, 0x61, 10])), [INVALID, 'a']);
+  });
+});
+
+describe('stratum share decisions', () => {
+  const cuckatoo = (edgeBits: number): Proof => ({ kind: 'Cuckoo', edgeBits, nonces: [1n] });
+  const randomx: Proof = { kind: 'RandomX', hash: new Uint8Array(32) };
+  const progpow: Proof = { kind: 'ProgPow', mix: new Uint8Array(32) };
+
+  it('is stale at another height or past the job ids built at this one', () => {
+    const current = { height: 50n, versions: 3 };
+    assert.equal(isStale(current, { height: 50n, jobId: 0n }), false);
+    assert.equal(isStale(current, { height: 50n, jobId: 2n }), false);
+    assert.equal(isStale(current, { height: 50n, jobId: 3n }), true);
+    assert.equal(isStale(current, { height: 49n, jobId: 0n }), true);
+    assert.equal(isStale(current, { height: 51n, jobId: 0n }), true);
+  });
+
+  it('takes the Cuckoo sizes the chain does', () => {
+    const mainnet = CHAIN_PARAMS.mainnet;
+    assert.equal(edgeBitsAccepted(cuckatoo(19), mainnet), true);
+    assert.equal(edgeBitsAccepted(cuckatoo(31), mainnet), true);
+    assert.equal(edgeBitsAccepted(cuckatoo(18), mainnet), false);
+    assert.equal(edgeBitsAccepted(cuckatoo(9), CHAIN_PARAMS.automated), true);
+    assert.equal(edgeBitsAccepted(cuckatoo(8), CHAIN_PARAMS.automated), false);
+    assert.equal(edgeBitsAccepted(randomx, mainnet), true);
+  });
+
+  it('judges a verified proof: low, block of the job’s algorithm, or share', () => {
+    const job = {
+      algorithm: 'randomx' as const,
+      shareDifficulty: { cuckaroo: 2n, cuckatoo: 3n, randomx: 4000n, progpow: 100n },
+      blockDifficulty: { cuckaroo: 20n, cuckatoo: 30n, randomx: 9000n, progpow: 1000n },
+    };
+    assert.equal(judgeShare(randomx, 3999n, job), 'low');
+    assert.equal(judgeShare(randomx, 4000n, job), 'share');
+    assert.equal(judgeShare(randomx, 8999n, job), 'share');
+    assert.equal(judgeShare(randomx, 9000n, job), 'block');
+    // Another algorithm than the job's is a share at most.
+    assert.equal(judgeShare(progpow, 99n, job), 'low');
+    assert.equal(judgeShare(progpow, 5000n, job), 'share');
+    const cuckooJob = { ...job, algorithm: 'cuckoo' as const };
+    assert.equal(judgeShare(cuckatoo(31), 2n, cuckooJob), 'low');
+    assert.equal(judgeShare(cuckatoo(31), 30n, cuckooJob), 'block');
+    // A 9-bit Cuckoo proof is booked as Cuckaroo, and still mines a "cuckoo" job.
+    assert.equal(judgeShare(cuckatoo(9), 2n, cuckooJob), 'share');
+    assert.equal(judgeShare(cuckatoo(9), 20n, cuckooJob), 'block');
   });
 });
