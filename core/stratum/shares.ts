@@ -1,21 +1,12 @@
 // How Epic's stratum server judges a submitted solution, step by step, as pure decisions: stale
-// (another height, or a job id not built at this one), edge bits, then — once the proof is
-// verified and its difficulty known — below the share minimum, a block, or a share. Each job id
-// built at the current height stays valid until the tip moves.
+// (another height, or a job id not built at this one: JobVersions), edge bits, then — once the
+// proof is verified and its difficulty known — below the share minimum, a block, or a share.
 
 import { miningAlgorithm } from '../chain/mining_algo.js';
 import type { ChainParams } from '../chain_type.js';
 import { SECOND_POW_EDGE_BITS } from '../consensus/difficulty.js';
 import type { MiningAlgorithm } from '../serde/mining.js';
 import { algoOfProof, type Difficulty, type Proof } from '../types/pow.js';
-
-/** Epic's stale rule: the height must be the current job's, the job id one built at it. */
-export function isStale(
-  current: { readonly height: bigint; readonly versions: number },
-  submitted: { readonly height: bigint; readonly jobId: bigint },
-): boolean {
-  return submitted.height !== current.height || submitted.jobId >= BigInt(current.versions);
-}
 
 /** Epic's `is_primary || is_secondary` for the proof alone: Cuckoo sizes the chain accepts. */
 export function edgeBitsAccepted(proof: Proof, params: Pick<ChainParams, 'minEdgeBits'>): boolean {
@@ -47,4 +38,47 @@ export function judgeShare(
   if (target !== undefined && difficulty >= target && miningAlgorithm(algo) === job.algorithm)
     return 'block';
   return 'share';
+}
+
+/**
+ * The work built at the current height, by job id (0, 1, … at each rebuild; a new height starts
+ * again at 0). Epic keeps every version until the tip moves; a tip that stays for hours would
+ * grow that list without end, so only the last `keep` are kept and older ids read as stale.
+ */
+export class JobVersions<W> {
+  readonly #keep: number;
+  #height = -1n;
+  #next = 0n;
+  readonly #work = new Map<bigint, W>();
+
+  constructor(keep = 64) {
+    this.#keep = keep;
+  }
+
+  /** The height of the current work; -1 before any. */
+  get height(): bigint {
+    return this.#height;
+  }
+
+  /** Adds a version; its job id. */
+  add(height: bigint, work: W): bigint {
+    if (height !== this.#height) {
+      this.#height = height;
+      this.#next = 0n;
+      this.#work.clear();
+    }
+    const id = this.#next++;
+    this.#work.set(id, work);
+    this.#work.delete(id - BigInt(this.#keep));
+    return id;
+  }
+
+  /** The version a solution names; undefined when stale. */
+  get(height: bigint, jobId: bigint): W | undefined {
+    return height === this.#height ? this.#work.get(jobId) : undefined;
+  }
+
+  latest(): W | undefined {
+    return this.#work.get(this.#next - 1n);
+  }
 }

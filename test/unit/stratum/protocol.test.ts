@@ -19,7 +19,7 @@ import {
 import { INVALID, LineSplitter, OVERLONG } from '../../../core/stratum/lines.js';
 import { jobParams, loginParams, submitParams } from '../../../core/stratum/params.js';
 import { parseRequest, pushLine, replyLine, STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
-import { edgeBitsAccepted, isStale, judgeShare } from '../../../core/stratum/shares.js';
+import { edgeBitsAccepted, JobVersions, judgeShare } from '../../../core/stratum/shares.js';
 import type { Proof } from '../../../core/types/pow.js';
 
 describe('stratum requests and replies', () => {
@@ -310,15 +310,6 @@ describe('stratum share decisions', () => {
   const randomx: Proof = { kind: 'RandomX', hash: new Uint8Array(32) };
   const progpow: Proof = { kind: 'ProgPow', mix: new Uint8Array(32) };
 
-  it('is stale at another height or past the job ids built at this one', () => {
-    const current = { height: 50n, versions: 3 };
-    assert.equal(isStale(current, { height: 50n, jobId: 0n }), false);
-    assert.equal(isStale(current, { height: 50n, jobId: 2n }), false);
-    assert.equal(isStale(current, { height: 50n, jobId: 3n }), true);
-    assert.equal(isStale(current, { height: 49n, jobId: 0n }), true);
-    assert.equal(isStale(current, { height: 51n, jobId: 0n }), true);
-  });
-
   it('takes the Cuckoo sizes the chain does', () => {
     const mainnet = CHAIN_PARAMS.mainnet;
     assert.equal(edgeBitsAccepted(cuckatoo(19), mainnet), true);
@@ -348,5 +339,28 @@ describe('stratum share decisions', () => {
     // A 9-bit Cuckoo proof is booked as Cuckaroo, and still mines a "cuckoo" job.
     assert.equal(judgeShare(cuckatoo(9), 2n, cuckooJob), 'share');
     assert.equal(judgeShare(cuckatoo(9), 20n, cuckooJob), 'block');
+  });
+});
+
+describe('stratum job versions', () => {
+  it('numbers versions per height from 0, keeps the last few, and forgets a height once it moves', () => {
+    const v = new JobVersions<string>(3);
+    assert.equal(v.height, -1n);
+    assert.equal(v.latest(), undefined);
+    assert.equal(v.add(10n, 'a'), 0n);
+    assert.equal(v.add(10n, 'b'), 1n);
+    assert.equal(v.add(10n, 'c'), 2n);
+    assert.equal(v.add(10n, 'd'), 3n);
+    assert.deepEqual(
+      [0n, 1n, 2n, 3n, 4n].map((id) => v.get(10n, id)),
+      [undefined, 'b', 'c', 'd', undefined],
+    );
+    assert.equal(v.latest(), 'd');
+    assert.equal(v.get(9n, 1n), undefined);
+    assert.equal(v.add(11n, 'e'), 0n);
+    assert.equal(v.height, 11n);
+    assert.equal(v.get(10n, 3n), undefined);
+    assert.equal(v.get(11n, 0n), 'e');
+    assert.equal(v.latest(), 'e');
   });
 });
