@@ -9,25 +9,21 @@ import { equalBytes, toHex } from '../../core/bytes.js';
 import { buildBlockBody } from '../../core/chain/block_build.js';
 import { cuckooEdgeBits } from '../../core/chain/mining_algo.js';
 import { CHAIN_PARAMS, type ChainParams, type ChainType } from '../../core/chain_type.js';
-import { isFoundationHeight } from '../../core/consensus/rewards.js';
 import type { JsonValue } from '../../core/json/value.js';
 import { targetFor } from '../../core/pow/target.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
 import { headerHash, prePow } from '../../core/ser/header.js';
-import { writeKernel, writeOutput } from '../../core/ser/transaction.js';
-import {
-  type BlockTemplate,
-  blockTemplateFromJson,
-  type FinalizedBlockTemplate,
-  finalizedTemplateFromJson,
-  type MiningAlgorithm,
+import type {
+  BlockTemplate,
+  FinalizedBlockTemplate,
+  MiningAlgorithm,
 } from '../../core/serde/mining.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Proof } from '../../core/types/pow.js';
-import type { Transaction } from '../../core/types/transaction.js';
 import type { CoinbaseBytes, MineAlgo, SolveReply, SolveRequest } from './messages.js';
-import { buildCoinbase, type WalletCoinbase } from './wallet.js';
+
+import { type WalletBuild, WorkBuilder } from './work.js';
 
 /** The chain actor as the loop uses it (node/miner.ts wires the real one). */
 /** How often a miner held back by a sync looks again. */
@@ -86,10 +82,7 @@ export interface LoopOptions {
   readonly sliceMs: number;
   readonly onEvent: (event: MinerEvent) => void;
   /** Build a coinbase through the wallet (tests may substitute it). */
-  readonly wallet?: (
-    url: string,
-    fees: { fees: bigint; height: bigint; keyId: Uint8Array | null },
-  ) => Promise<WalletCoinbase>;
+  readonly wallet?: WalletBuild;
 }
 
 /** Errors that end the miner (the node keeps running); every other error is retried. */
@@ -128,25 +121,11 @@ export function targetOf(algo: MineAlgo, t: BlockTemplate, params: ChainParams):
   return targetFor(probe, t.blockDifficulty);
 }
 
-export function totalFees(txs: readonly Transaction[]): bigint {
-  let fees = 0n;
-  for (const tx of txs)
-    for (const k of tx.body.kernels) if (k.features.kind !== 'Coinbase') fees += k.features.fee;
-  return fees;
-}
-
-interface Cached {
-  readonly key: string;
-  readonly bytes: CoinbaseBytes;
-}
-
 export class MinerLoop {
   private readonly params: ChainParams;
   private stopped = false;
   private wake: (() => void) | null = null;
-  private cached: Cached | null = null;
-  /** Epic hands the wallet's last unmined key id back, so derivations are not wasted. */
-  private keyId: Uint8Array | null = null;
+  private readonly work: WorkBuilder;
   private running: Promise<void> | null = null;
   private warnedAt: bigint | null = null;
 
@@ -156,6 +135,7 @@ export class MinerLoop {
     private readonly opts: LoopOptions,
   ) {
     this.params = CHAIN_PARAMS[opts.chainType];
+    this.work = new WorkBuilder(chain, miner, opts);
   }
 
   start(): Promise<void> {
@@ -208,19 +188,10 @@ export class MinerLoop {
   /** One template: build, search until solved, stale or timed out, submit a solution. */
   private async attempt(): Promise<void> {
     const started = performance.now();
-    const template = blockTemplateFromJson(
-      await this.chain.blockTemplate(),
-      'template',
-      this.params,
-    );
-    const coinbase = await this.coinbase(template.height, totalFees(template.transactions));
-    const finalized = finalizedTemplateFromJson(
-      await this.chain.finalizeTemplate(coinbase),
-      'finalized',
-      this.params,
-    );
-    // The head moved between the two calls: this header is not the template's.
-    if (!equalBytes(finalized.header.prevHash, template.header.prevHash)) return;
+    const work = await this.work.build();
+    // The head moved between the chain's two steps: this header is not the template's.
+    if (work === null) return;
+    const { template, finalized } = work;
     const algo = mineAlgoOf(template.algorithm);
     const target = targetOf(algo, template, this.params);
     if (algo !== 'cuckatoo' && target > OUT_OF_REACH) {
@@ -240,30 +211,6 @@ export class MinerLoop {
     const header = await this.search(finalized.header, algo, target);
     if (header === null) return;
     await this.submit(finalized, header, algo, { started, txs: template.transactions.length });
-  }
-
-  private async coinbase(height: bigint, txFees: bigint): Promise<CoinbaseBytes> {
-    const key = `${height}:${txFees}`;
-    if (this.cached?.key === key) return this.cached.bytes;
-    const fees = isFoundationHeight(this.opts.chainType, height)
-      ? await this.miner.coinbaseFees(height, txFees)
-      : txFees;
-    const bytes =
-      this.opts.walletUrl === null
-        ? await this.miner.burnCoinbase(height, fees)
-        : await this.walletCoinbase(this.opts.walletUrl, height, fees);
-    this.cached = { key, bytes };
-    return bytes;
-  }
-
-  private async walletCoinbase(url: string, height: bigint, fees: bigint): Promise<CoinbaseBytes> {
-    const build = this.opts.wallet ?? buildCoinbase;
-    const cb = await build(url, { fees, height, keyId: this.keyId });
-    this.keyId = cb.keyId;
-    return {
-      output: encode(writeOutput, cb.output, V2, this.params),
-      kernel: encode(writeKernel, cb.kernel, V2, this.params),
-    };
   }
 
   /** Polls the published head once a slice until it is no longer `prevHash`, or stop. */
@@ -311,8 +258,7 @@ export class MinerLoop {
     const height = header.height;
     try {
       const reply = await this.chain.submitBlock(encode(writeBlock, block, V2, this.params));
-      this.cached = null;
-      this.keyId = null;
+      this.work.spent();
       this.opts.onEvent({
         kind: 'mined',
         height,
