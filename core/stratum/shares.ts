@@ -60,17 +60,18 @@ export class JobVersions<W> {
     return this.#height;
   }
 
-  /** Adds a version; its job id. */
-  add(height: bigint, work: W): bigint {
+  /** Adds the version `make` builds for its job id; returns it. */
+  add(height: bigint, make: (jobId: bigint) => W): W {
     if (height !== this.#height) {
       this.#height = height;
       this.#next = 0n;
       this.#work.clear();
     }
     const id = this.#next++;
+    const work = make(id);
     this.#work.set(id, work);
     this.#work.delete(id - BigInt(this.#keep));
-    return id;
+    return work;
   }
 
   /** The version a solution names; undefined when stale. */

@@ -347,20 +347,21 @@ describe('stratum job versions', () => {
     const v = new JobVersions<string>(3);
     assert.equal(v.height, -1n);
     assert.equal(v.latest(), undefined);
-    assert.equal(v.add(10n, 'a'), 0n);
-    assert.equal(v.add(10n, 'b'), 1n);
-    assert.equal(v.add(10n, 'c'), 2n);
-    assert.equal(v.add(10n, 'd'), 3n);
+    const named = (name: string) => (id: bigint) => `${name}${id}`;
+    assert.equal(v.add(10n, named('a')), 'a0');
+    assert.equal(v.add(10n, named('b')), 'b1');
+    assert.equal(v.add(10n, named('c')), 'c2');
+    assert.equal(v.add(10n, named('d')), 'd3');
     assert.deepEqual(
       [0n, 1n, 2n, 3n, 4n].map((id) => v.get(10n, id)),
-      [undefined, 'b', 'c', 'd', undefined],
+      [undefined, 'b1', 'c2', 'd3', undefined],
     );
-    assert.equal(v.latest(), 'd');
+    assert.equal(v.latest(), 'd3');
     assert.equal(v.get(9n, 1n), undefined);
-    assert.equal(v.add(11n, 'e'), 0n);
+    assert.equal(v.add(11n, named('e')), 'e0');
     assert.equal(v.height, 11n);
     assert.equal(v.get(10n, 3n), undefined);
-    assert.equal(v.get(11n, 0n), 'e');
-    assert.equal(v.latest(), 'e');
+    assert.equal(v.get(11n, 0n), 'e0');
+    assert.equal(v.latest(), 'e0');
   });
 });
