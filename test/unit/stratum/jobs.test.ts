@@ -5,13 +5,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CoinbaseBytes } from '../../../actors/miner/messages.js';
+import { solveSlice } from '../../../actors/miner/solve.js';
 import { WorkBuilder } from '../../../actors/miner/work.js';
+import { StratumBackend } from '../../../actors/stratum/backend.js';
 import { StratumJobs } from '../../../actors/stratum/jobs.js';
+import { toHex } from '../../../core/bytes.js';
 import { burnRewardOutput } from '../../../core/chain/coinbase.js';
 import { CHAIN_PARAMS } from '../../../core/chain_type.js';
 import { encode } from '../../../core/ser/codec.js';
+import { headerHash, prePow } from '../../../core/ser/header.js';
 import { writeKernel, writeOutput } from '../../../core/ser/transaction.js';
 import { jobPrePow, type StratumJob } from '../../../core/stratum/job.js';
+import { STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
+import type { BlockHeader } from '../../../core/types/block.js';
+import { type PowVerdict, powItemOfHeader, verifyPows } from '../../../jobs/pow.js';
+import { WorkPool } from '../../../runtime/index.js';
 import { type LocalChain, localChain } from '../../support/local_chain.js';
 
 const AUTO = CHAIN_PARAMS.automated;
@@ -24,16 +32,16 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
   });
   after(() => chain?.close());
 
-  it('numbers the work per height, hands each job on, and starts again at a new head', async () => {
-    const burnt = (height: bigint, fees: bigint): CoinbaseBytes => {
-      const parts = burnRewardOutput('automated', fees, height);
-      return {
-        output: encode(writeOutput, parts.output, 2, AUTO),
-        kernel: encode(writeKernel, parts.kernel, 2, AUTO),
-      };
+  const burnt = (height: bigint, fees: bigint): CoinbaseBytes => {
+    const parts = burnRewardOutput('automated', fees, height);
+    return {
+      output: encode(writeOutput, parts.output, 2, AUTO),
+      kernel: encode(writeKernel, parts.kernel, 2, AUTO),
     };
-    let coinbases = 0;
-    const builder = new WorkBuilder(
+  };
+  let coinbases = 0;
+  const builder = () =>
+    new WorkBuilder(
       {
         blockTemplate: async () => chain.service.blockTemplate([]),
         finalizeTemplate: async (cb) => chain.service.finalizeTemplate(cb.output, cb.kernel, []),
@@ -47,8 +55,10 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
       },
       { chainType: 'automated', walletUrl: null },
     );
+
+  it('numbers the work per height, hands each job on, and starts again at a new head', async () => {
     const pushed: StratumJob[] = [];
-    const jobs = new StratumJobs(builder, {
+    const jobs = new StratumJobs(builder(), {
       minimums: { cuckatoo: 1n, randomx: 1n, progpow: 1n },
       hashAt: async () => new Uint8Array(32).fill(7),
       onJob: (j) => pushed.push(j),
@@ -93,5 +103,70 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
     assert.equal(jobs.work(4n, 1n), undefined, 'the old height is stale');
     assert.equal(jobs.current(), pushed[2]);
     assert.equal(coinbases, 2);
+  });
+
+  it('judges submitted solutions: stale, Cuckoo size, bad proof, a block the chain takes', async () => {
+    const pool = new WorkPool({ threads: 1 });
+    try {
+      const jobs = new StratumJobs(builder(), {
+        minimums: { cuckatoo: 1n, randomx: 1n, progpow: 1n },
+        hashAt: async () => new Uint8Array(32),
+        onJob: () => undefined,
+      });
+      const backend = new StratumBackend({
+        params: AUTO,
+        jobs,
+        verify: async (h) =>
+          (await verifyPows(pool, [powItemOfHeader(h, 'automated', 0n)]))[0] as PowVerdict,
+        submitBlock: (bytes) => chain.service.submitBlock(bytes, () => undefined),
+        syncing: () => false,
+      });
+      await jobs.rebuild();
+      const job = backend.job() as StratumJob;
+      const header = jobs.work(job.height, 0n)?.work.finalized.header as BlockHeader;
+      const solved = solveSlice(
+        {
+          algo: 'cuckatoo',
+          prePow: prePow(header, AUTO),
+          height: header.height,
+          seed: header.pow.seed,
+          target: 1n,
+          startNonce: 0n,
+          budgetMs: 30_000,
+        },
+        { params: AUTO, randomx: null, progpowCache: () => assert.fail('no ProgPoW') },
+      ).solution;
+      assert.ok(solved !== null);
+      const at = { height: job.height, jobId: 0n, nonce: solved.nonce };
+      assert.deepEqual(
+        await backend.submit({ ...at, height: job.height + 1n, pow: solved.proof }),
+        {
+          kind: 'stale',
+        },
+      );
+      assert.deepEqual(await backend.submit({ ...at, jobId: 1n, pow: solved.proof }), {
+        kind: 'stale',
+      });
+      const cannot = { kind: 'rejected', error: STRATUM_ERRORS.cannotValidate };
+      const small = { kind: 'Cuckoo' as const, edgeBits: 8, nonces: [1n, 2n, 3n, 4n] };
+      assert.deepEqual(await backend.submit({ ...at, pow: small }), cannot);
+      assert.deepEqual(await backend.submit({ ...at, pow: { ...small, edgeBits: 9 } }), cannot);
+      assert.deepEqual(
+        await backend.submit({ ...at, nonce: at.nonce + 1n, pow: solved.proof }),
+        cannot,
+      );
+      const found = await backend.submit({ ...at, pow: solved.proof });
+      const expected = {
+        ...header,
+        pow: { ...header.pow, nonce: solved.nonce, proof: solved.proof },
+      };
+      const hash = toHex(headerHash(expected, AUTO));
+      assert.deepEqual(found, { kind: 'block', hash });
+      assert.equal(toHex(chain.service.getTip().lastBlockPushed), hash);
+      // The same block again: the chain refuses it, as Epic's does.
+      assert.deepEqual(await backend.submit({ ...at, pow: solved.proof }), cannot);
+    } finally {
+      await pool.close();
+    }
   });
 });
