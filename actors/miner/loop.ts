@@ -9,7 +9,6 @@ import { equalBytes, toHex } from '../../core/bytes.js';
 import { buildBlockBody } from '../../core/chain/block_build.js';
 import { cuckooEdgeBits } from '../../core/chain/mining_algo.js';
 import { CHAIN_PARAMS, type ChainParams, type ChainType } from '../../core/chain_type.js';
-import type { JsonValue } from '../../core/json/value.js';
 import { targetFor } from '../../core/pow/target.js';
 import { writeBlock } from '../../core/ser/block.js';
 import { encode } from '../../core/ser/codec.js';
@@ -21,17 +20,14 @@ import type {
 } from '../../core/serde/mining.js';
 import type { Block, BlockHeader } from '../../core/types/block.js';
 import type { Proof } from '../../core/types/pow.js';
-import type { CoinbaseBytes, MineAlgo, SolveReply, SolveRequest } from './messages.js';
+import type { MineAlgo, SolveReply, SolveRequest } from './messages.js';
+import { type CoinbasePort, type TemplatePort, type WalletBuild, WorkBuilder } from './work.js';
 
-import { type WalletBuild, WorkBuilder } from './work.js';
-
-/** The chain actor as the loop uses it (node/miner.ts wires the real one). */
 /** How often a miner held back by a sync looks again. */
 const SYNC_WAIT_MS = 500;
 
-export interface ChainPort {
-  blockTemplate(): Promise<JsonValue>;
-  finalizeTemplate(coinbase: CoinbaseBytes): Promise<JsonValue>;
+/** The chain actor as the loop uses it (node/miner.ts wires the real one). */
+export interface ChainPort extends TemplatePort {
   submitBlock(block: Uint8Array): Promise<{ readonly hash: Uint8Array; readonly status: string }>;
   /** The hash of the head as last published, null before the first `head` event. */
   headHash(): Uint8Array | null;
@@ -40,9 +36,7 @@ export interface ChainPort {
 }
 
 /** The miner actor. */
-export interface MinerPort {
-  coinbaseFees(height: bigint, fees: bigint): Promise<bigint>;
-  burnCoinbase(height: bigint, fees: bigint): Promise<CoinbaseBytes>;
+export interface MinerPort extends CoinbasePort {
   solve(req: SolveRequest): Promise<SolveReply>;
 }
 
