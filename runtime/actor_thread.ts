@@ -1,6 +1,5 @@
 // Entry point of an actor's worker thread: build the handler, then answer request frames until
 // told to close. Anything thrown outside a handler ends the thread; the owner restarts it.
-
 import { parentPort, workerData } from 'node:worker_threads';
 import { FrameBatcher } from './batch.js';
 import { toWireError } from './errors.js';

@@ -1,7 +1,6 @@
 // An actor run in the caller's thread: for unit tests and tiny actors. Requests and replies still
 // go through the codec, so a handler sees exactly what it would see in its own thread, and
 // still run one turn later, never inside the caller's `ask`.
-
 import { ActorCell, type CloseResult, within } from './cell.js';
 import { ActorInitError, ActorUnavailableError, toWireError } from './errors.js';
 import { decodeRequest, decodeToActor, encodeEvent } from './frames.js';

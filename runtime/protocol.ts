@@ -51,10 +51,10 @@ export interface LinkedActor<P extends Protocol<P>> {
   ask<K extends Kind<P>>(kind: K, body: P[K]['req'], opts?: AskOptions): Promise<P[K]['res']>;
 }
 
-/** What the runtime gives an actor besides its init data. */
 /** Shared memory by name: both threads see every write, nothing is copied. */
 export type SharedMemory = Readonly<Record<string, SharedArrayBuffer>>;
 
+/** What the runtime gives an actor besides its init data. */
 export interface ActorContext<E extends Events<E> = NoEvents> {
   /**
    * Publishes an event to the actor's owner, ordered with the actor's replies: published while

@@ -1,7 +1,6 @@
 // An actor on its own worker thread, supervised: when the thread dies, whoever was waiting on it
 // gets ActorCrashedError at once, and a new thread starts from the same init data unless the
 // restart budget is spent. Requests still queued in the mailbox go to the new thread.
-
 import { Worker } from 'node:worker_threads';
 import type { ActorThreadData } from './actor_thread.js';
 import { FrameBatcher } from './batch.js';
