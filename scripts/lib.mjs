@@ -12,16 +12,25 @@ export function log(msg) {
 }
 
 /** Run a command in the repository root; exit with its status when it fails. */
-export function run(cmd, args, opts = {}) {
+export function run(cmd, args, { onFailure, ...opts } = {}) {
   const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
   if (res.error) {
     log(`${cmd} failed to start: ${res.error.message}`);
     process.exit(1);
   }
   if (res.status !== 0) {
-    log(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
+    log(`${brief(cmd, args)} exited with ${res.status ?? res.signal}`);
+    if (onFailure) onFailure();
     process.exit(res.status ?? 1);
   }
+}
+
+// CI keeps only the tail of the output: a long command line must not push the failures out of it.
+function brief(cmd, args) {
+  const shown = args.slice(0, 4).join(' ');
+  return args.length > 4
+    ? `${cmd} ${shown} … (${args.length - 4} more arguments)`
+    : `${cmd} ${shown}`;
 }
 
 /** Every file under `dir` whose name ends with `suffix`, sorted. */

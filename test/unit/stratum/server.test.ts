@@ -235,12 +235,21 @@ describe('stratum server', () => {
     assert.deepEqual(await b.take(1), [line]);
   });
 
-  it('closes connections beyond the cap, and those idle too long', async () => {
-    await start(undefined, { maxConnections: 2, idleMs: 300 });
+  it('closes connections beyond the cap at once, and keeps those within it', async () => {
+    await start(undefined, { maxConnections: 2, idleMs: 60_000 });
     const a = await client();
     const b = await client();
     const c = await client();
-    assert.equal(await c.closedByServer(2000), true, 'the third is closed at once');
+    assert.equal(await c.closedByServer(1000), true, 'the third is closed at once');
+    assert.equal(a.closed || b.closed, false, 'the first two stay');
+    b.send('{"id":1,"jsonrpc":"2.0","method":"keepalive"}\n');
+    assert.equal((await b.take(1)).length, 1);
+  });
+
+  it('closes connections idle too long', async () => {
+    await start(undefined, { idleMs: 300 });
+    const a = await client();
+    const b = await client();
     const t = Date.now();
     b.send('{"id":1,"jsonrpc":"2.0","method":"keepalive"}\n');
     await b.take(1);
