@@ -271,7 +271,6 @@ process.exitCode = await runCli(
   { name: NAME, build: buildProgram, expectedMessage },
   process.argv.slice(2),
 );
-// Listeners keep handles open until their signal; one-shot commands, and a listener that could
-// not start (its wallet actor and node poller would otherwise keep the process alive), are done.
-const listening = process.argv.includes('listen') || process.argv.includes('owner_api');
-if (!listening || process.exitCode !== 0) process.exit();
+// Done: a listener has had its signal and closed its store. Exit rather than wait for the event
+// loop, which a client's keep-alive connection (a node asking for coinbases) would hold open.
+process.exit();

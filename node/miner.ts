@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ChainEvents, ChainProtocol } from '../actors/chain/messages.js';
 import { type MinerEvent, MinerLoop } from '../actors/miner/loop.js';
 import { minerActor } from '../actors/miner/messages.js';
+import { poolTemplatePort } from '../actors/miner/work.js';
 import type { ServerConfig } from '../config/types.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import type { ActorRef, ActorSystem } from '../runtime/index.js';
@@ -91,15 +92,13 @@ export async function startTestMiner(
   chain.watch('head', (h) => {
     head = h.tip.lastBlockPushed;
   });
-  // Step 2 finalizes with the transactions step 1 listed: the coinbase was built for their fees.
-  let listed: Uint8Array[] = [];
   const loop = new MinerLoop(
     {
-      blockTemplate: async () => {
-        listed = await mineable();
-        return chain.ask('blockTemplate', { txs: listed });
-      },
-      finalizeTemplate: (cb) => chain.ask('finalizeTemplate', { ...cb, txs: listed }),
+      ...poolTemplatePort(
+        mineable,
+        (txs) => chain.ask('blockTemplate', { txs }),
+        (req) => chain.ask('finalizeTemplate', req),
+      ),
       submitBlock: (block) => chain.ask('submitBlock', { block }),
       headHash: () => head,
       syncing,

@@ -26,6 +26,7 @@ import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 import { p2pInitOf } from './p2p_init.js';
 import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
+import { startStratum } from './stratum.js';
 import { shownSync } from './sync_shown.js';
 
 export const USER_AGENT = `MW/mwnode ${VERSION}`;
@@ -132,8 +133,12 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   let peersSync: SyncStatus = NO_SYNC;
   let chainPhase: StateSyncProgress | null = null;
   let sync: SyncStatus = NO_SYNC;
+  const syncWatchers: ((syncing: boolean) => void)[] = [];
+  const isSyncing = () => sync.status !== 'no_sync';
   const showSync = () => {
+    const was = isSyncing();
     sync = shownSync(peersSync, chainPhase);
+    if (isSyncing() !== was) for (const w of syncWatchers) w(isSyncing());
   };
   peers.watch('sync', (s) => {
     peersSync = s;
@@ -186,12 +191,16 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     owner_auth: secrets.owner !== null,
     foreign_auth: secrets.foreign !== null,
   });
-  // ---- console line and local test miner (node/miner.ts) ----
+  // ---- console line, stratum server (node/stratum.ts), local test miner (node/miner.ts) ----
   announceApi(config, addr, tls !== null);
+  await startStratum(config, system, chain, {
+    now: isSyncing,
+    onChange: (w) => syncWatchers.push(w),
+  });
   let miner: TestMiner | null = null;
   try {
     const mineable = async () => (await pool.ask('mineable', {})).txs;
-    miner = await startTestMiner(config, system, chain, mineable, () => sync.status !== 'no_sync');
+    miner = await startTestMiner(config, system, chain, mineable, isSyncing);
   } catch (e) {
     gateway.close();
     await system.shutdown();

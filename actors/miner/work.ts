@@ -28,6 +28,25 @@ export interface TemplatePort {
   finalizeTemplate(coinbase: CoinbaseBytes): Promise<JsonValue>;
 }
 
+/**
+ * The template steps around the pool's mineable transactions: the second step finalizes with the
+ * transactions the first listed, since the coinbase was built for their fees.
+ */
+export function poolTemplatePort(
+  mineable: () => Promise<Uint8Array[]>,
+  blockTemplate: (txs: Uint8Array[]) => Promise<JsonValue>,
+  finalize: (req: CoinbaseBytes & { readonly txs: Uint8Array[] }) => Promise<JsonValue>,
+): TemplatePort {
+  let listed: Uint8Array[] = [];
+  return {
+    blockTemplate: async () => {
+      listed = await mineable();
+      return blockTemplate(listed);
+    },
+    finalizeTemplate: (cb) => finalize({ ...cb, txs: listed }),
+  };
+}
+
 /** The miner actor's coinbase help. */
 export interface CoinbasePort {
   coinbaseFees(height: bigint, fees: bigint): Promise<bigint>;

@@ -55,6 +55,11 @@ describe('npm start: the dev chain keeps mining and paying the dev wallet', {
       apiHttpAddr: { host: '127.0.0.1', port: 0 },
       p2p: { ...config.p2p, host: '127.0.0.1', port: 0 },
       testMinerWalletUrl: `http://127.0.0.1:${walletPort}`,
+      stratum: {
+        ...config.stratum,
+        stratumServerAddr: { host: '127.0.0.1', port: 0 },
+        walletListenerUrl: `http://127.0.0.1:${walletPort}`,
+      },
     });
     node = await spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });
     const secretPath = config.apiSecretPath ?? assert.fail('the dev chain has an owner secret');

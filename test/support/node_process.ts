@@ -45,11 +45,19 @@ export interface NodeOptions {
   readonly wrap?: readonly string[];
   /** Lines for a `[server.dandelion_config]` table (none written when empty). */
   readonly dandelionLines?: readonly string[];
+  /** Lines for `[server.stratum_mining_config]`; default: the stratum server off. */
+  readonly stratumLines?: readonly string[];
 }
 
 export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'mwnode-e2e-'));
 }
+
+/**
+ * Test chains run Epic's stratum server by default, on one fixed port and asking the wallet on
+ * another: parallel test nodes would race for the one and dial a wallet they did not start.
+ */
+export const STRATUM_OFF: readonly string[] = ['enable_stratum_server = false'];
 
 export function writeConfig(
   home: string,
@@ -58,6 +66,7 @@ export function writeConfig(
   chain: TestChain = 'automated',
   p2pLines: readonly string[] = [],
   dandelionLines: readonly string[] = [],
+  stratumLines: readonly string[] = STRATUM_OFF,
 ): string {
   const file = join(home, 'mwnode-server.toml');
   const lines = [
@@ -77,6 +86,7 @@ export function writeConfig(
   if (!p2p.some((l) => l.startsWith('port'))) p2p.push('port = 0');
   lines.push('[server.p2p_config]', ...p2p);
   if (dandelionLines.length > 0) lines.push('[server.dandelion_config]', ...dandelionLines);
+  lines.push('[server.stratum_mining_config]', ...stratumLines);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
@@ -151,6 +161,7 @@ export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
     chain,
     opts.p2pLines,
     opts.dandelionLines,
+    opts.stratumLines,
   );
   return spawnNode({
     home,

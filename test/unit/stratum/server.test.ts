@@ -3,13 +3,13 @@
 // counters, bad and over-long lines answered while the connection goes on, jobs pushed to every
 // miner, and the bounds — connections, rate, idle time.
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { type StratumLimits, StratumServer } from '../../../actors/stratum/server.js';
 import type { SessionBackend, SubmitOutcome } from '../../../actors/stratum/session.js';
 import { jobText, type StratumJob } from '../../../core/stratum/job.js';
 import type { SubmitParams } from '../../../core/stratum/params.js';
 import { STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
+import { StratumClient as Client } from '../../support/stratum_client.js';
 
 const JOB: StratumJob = {
   height: 12n,
@@ -36,58 +36,6 @@ function backend(state: { job: StratumJob | null; syncing: boolean }): SessionBa
     syncing: () => state.syncing,
     submit: async (p: SubmitParams) => VERDICTS[p.nonce.toString()] ?? { kind: 'share' },
   };
-}
-
-/** A miner on the other end: sends lines, reads lines in order. */
-class Client {
-  readonly lines: string[] = [];
-  #buffer = '';
-  #waiters: (() => void)[] = [];
-  closed = false;
-  constructor(readonly socket: Socket) {
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      this.#buffer += d;
-      const parts = this.#buffer.split('\n');
-      this.#buffer = parts.pop() as string;
-      this.lines.push(...parts);
-      for (const w of this.#waiters.splice(0)) w();
-    });
-    socket.on('close', () => {
-      this.closed = true;
-      for (const w of this.#waiters.splice(0)) w();
-    });
-  }
-
-  static open(port: number): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const s = connect(port, '127.0.0.1', () => resolve(new Client(s)));
-      s.once('error', reject);
-    });
-  }
-
-  send(text: string | Uint8Array): void {
-    this.socket.write(text);
-  }
-
-  /** The next `n` lines not taken yet (waits up to 5 s). */
-  async take(n: number): Promise<string[]> {
-    const until = Date.now() + 5000;
-    while (this.lines.length < n && !this.closed && Date.now() < until)
-      await new Promise<void>((r) => {
-        this.#waiters.push(r);
-        setTimeout(r, 100);
-      });
-    assert.ok(this.lines.length >= n, `got ${this.lines.length} of ${n} lines`);
-    return this.lines.splice(0, n);
-  }
-
-  /** Resolves once the server has closed the connection. */
-  async closedByServer(ms: number): Promise<boolean> {
-    const until = Date.now() + ms;
-    while (!this.closed && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    return this.closed;
-  }
 }
 
 const reply = (id: string, method: string, rest: string) =>

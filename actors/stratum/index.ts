@@ -1,0 +1,171 @@
+// The stratum actor: the listener, the job loop and the share checks on this thread; the chain
+// and the pool asked through links; proofs verified in a worker pool of its own. Work is rebuilt
+// when the node reports a new head and every min(attempt_time_per_block, 30) seconds, never
+// while the node syncs. A build that fails (a wallet listener that does not answer) is logged
+// once per distinct error and retried shortly, as Epic retries its wallet.
+import { fromHex, toHex } from '../../core/bytes.js';
+import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { jobText } from '../../core/stratum/job.js';
+import { installNativeBlake2b } from '../../jobs/hash_addon.js';
+import { type PowVerdict, powItemOfHeader, verifyPows } from '../../jobs/pow.js';
+import { installSecpBackend } from '../../jobs/secp_addon.js';
+import { log } from '../../node/log.js';
+import {
+  type ActorFactory,
+  actorFromHandlers,
+  type LinkedActor,
+  WorkPool,
+} from '../../runtime/index.js';
+import type { ChainProtocol } from '../chain/messages.js';
+import { coinbaseMaker } from '../miner/coinbase.js';
+import { poolTemplatePort, WorkBuilder } from '../miner/work.js';
+import type { PoolProtocol } from '../pool/messages.js';
+import { StratumBackend } from './backend.js';
+import { MAX_ATTEMPT_SECS, StratumJobs } from './jobs.js';
+import type { StratumEvents, StratumInit, StratumProtocol } from './messages.js';
+import { StratumServer } from './server.js';
+
+/** How soon a failed build is tried again. */
+const RETRY_MS = 2_000;
+
+async function headerHashAt(
+  chain: LinkedActor<ChainProtocol>,
+  height: bigint,
+): Promise<Uint8Array> {
+  const r = await chain.ask('read', { kind: 'header', by: { height } });
+  const json = 'ok' in r ? r.ok : null;
+  const hex = json !== null && typeof json === 'object' && !Array.isArray(json) ? json.hash : null;
+  const hash = typeof hex === 'string' ? fromHex(hex) : null;
+  if (hash === null) throw new Error(`no header at height ${height} for a RandomX seed`);
+  return hash;
+}
+
+function workBuilder(
+  init: StratumInit,
+  chain: LinkedActor<ChainProtocol>,
+  pool: LinkedActor<PoolProtocol>,
+) {
+  const coinbases = coinbaseMaker(init.chainType, init.foundationPath);
+  return new WorkBuilder(
+    poolTemplatePort(
+      async () => (await pool.ask('mineable', {})).txs,
+      (txs) => chain.ask('blockTemplate', { txs }),
+      (req) => chain.ask('finalizeTemplate', req),
+    ),
+    {
+      coinbaseFees: async (height, fees) => coinbases.coinbaseFees(height, fees),
+      burnCoinbase: async (height, fees) => coinbases.burnCoinbase(height, fees),
+    },
+    { chainType: init.chainType, walletUrl: init.walletUrl },
+  );
+}
+
+export const createStratum: ActorFactory<StratumProtocol, StratumInit, StratumEvents> = async (
+  init,
+  ctx,
+) => {
+  installNativeBlake2b();
+  installSecpBackend();
+  const chain = ctx.actor<ChainProtocol>('chain');
+  let server: StratumServer | null = null;
+  const jobs = new StratumJobs(workBuilder(init, chain, ctx.actor<PoolProtocol>('pool')), {
+    minimums: init.minimums,
+    hashAt: (height) => headerHashAt(chain, height),
+    onJob: (job) => {
+      server?.push(job);
+      ctx.publish('job', { height: job.height, jobId: job.jobId, json: jobText(job) });
+    },
+  });
+  const workers = new WorkPool({ threads: init.verifierThreads });
+  let syncing = false;
+  const backend = new StratumBackend({
+    params: CHAIN_PARAMS[init.chainType],
+    jobs,
+    verify: async (h) =>
+      (await verifyPows(workers, [powItemOfHeader(h, init.chainType, 0n)]))[0] as PowVerdict,
+    submitBlock: async (block) => {
+      try {
+        const reply = await chain.ask('submitBlock', { block });
+        log('stratum_block_accepted', { hash: toHex(reply.hash), status: reply.status });
+        return reply;
+      } catch (e) {
+        log('stratum_block_refused', { error: e instanceof Error ? e.message : String(e) });
+        throw e;
+      }
+    },
+    syncing: () => syncing,
+  });
+  try {
+    server = await StratumServer.listen(
+      { host: init.host, port: init.port, ...(init.limits ? { limits: init.limits } : {}) },
+      backend,
+    );
+  } catch (e) {
+    await workers.close();
+    throw e;
+  }
+  const loop = rebuildLoop(jobs, init.attemptSecs, () => syncing);
+  const running = server;
+  return actorFromHandlers<StratumProtocol>(
+    {
+      port: () => running.port,
+      headChanged: () => {
+        loop.now();
+        return null;
+      },
+      setSyncing: ({ syncing: s }) => {
+        const ended = syncing && !s;
+        syncing = s;
+        if (ended) loop.now();
+        return null;
+      },
+      stats: () => {
+        const job = jobs.current();
+        return {
+          connections: running.connections,
+          height: job?.height ?? null,
+          jobId: job?.jobId ?? null,
+        };
+      },
+    },
+    async () => {
+      loop.stop();
+      await running.close();
+      await workers.close();
+    },
+  );
+};
+
+/** Rebuilds on demand and on Epic's period; a failed build is retried after RETRY_MS. */
+function rebuildLoop(jobs: StratumJobs, attemptSecs: number, syncing: () => boolean) {
+  const periodMs = Math.max(1, Math.min(attemptSecs, MAX_ATTEMPT_SECS)) * 1000;
+  let lastError: string | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const now = (): void => {
+    if (syncing()) return;
+    jobs.rebuild().then(
+      () => {
+        if (lastError !== null) log('stratum_job_recovered', {});
+        lastError = null;
+      },
+      (e: unknown) => {
+        const error = e instanceof Error ? e.message : String(e);
+        if (error !== lastError) log('stratum_job_failed', { error });
+        lastError = error;
+        retry ??= setTimeout(() => {
+          retry = null;
+          now();
+        }, RETRY_MS);
+      },
+    );
+  };
+  const timer = setInterval(now, periodMs);
+  now();
+  return {
+    now,
+    stop: () => {
+      clearInterval(timer);
+      if (retry !== null) clearTimeout(retry);
+    },
+  };
+}
