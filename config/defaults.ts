@@ -117,6 +117,7 @@ export function defaultServerConfig(
     // Epic's default is false everywhere; usernet is the chain `npm start` mines on.
     runTestMiner: chain === 'usernet',
     testMinerWalletUrl: null,
+    testMinerStratum: false,
     chainValidationMode: 'Disabled',
     archiveMode: false,
     skipSyncWait: false,

@@ -18,7 +18,10 @@ export interface DevChainOptions {
   readonly randomx: boolean;
 }
 
-/** Usernet's defaults, the test miner paying the dev wallet, and a policy without ProgPoW. */
+/**
+ * Usernet's defaults, the test miner mining through the stratum server, which pays the dev
+ * wallet, and a policy without ProgPoW.
+ */
 export function devChainConfig(o: DevChainOptions): ServerConfig {
   const config = defaultServerConfig('usernet', o.networkDir);
   return {
@@ -26,6 +29,9 @@ export function devChainConfig(o: DevChainOptions): ServerConfig {
     powPolicy: o.randomx ? DEV_POLICY : DEV_POLICY_NO_RANDOMX,
     runTestMiner: true,
     testMinerWalletUrl: config.stratum.walletListenerUrl,
+    // The whole pool path in `npm start`: jobs, shares checked in the pool, blocks found.
+    testMinerStratum: true,
+    stratum: { ...config.stratum, enableStratumServer: true },
   };
 }
 

@@ -198,6 +198,7 @@ export function parseServerToml(text: string, opts: ParseOptions): ServerConfig 
     powPolicy: readPowPolicy(s, chain),
     runTestMiner: s.boolean('run_test_miner', d.runTestMiner),
     testMinerWalletUrl: readWalletUrl(s),
+    testMinerStratum: s.boolean('test_miner_stratum', d.testMinerStratum),
     chainValidationMode: s.oneOf('chain_validation_mode', VALIDATION_MODES, d.chainValidationMode),
     archiveMode: s.boolean('archive_mode', d.archiveMode),
     skipSyncWait: s.boolean('skip_sync_wait', d.skipSyncWait),

@@ -37,6 +37,11 @@ export interface ServerConfig {
    * the test miner's coinbases; null: the reward goes to a throw-away key of the node.
    */
   readonly testMinerWalletUrl: string | null;
+  /**
+   * `[server] test_miner_stratum` (ours): the test miner mines through this node's stratum
+   * server, as a pool's miner would, its coinbases built by the stratum side.
+   */
+  readonly testMinerStratum: boolean;
   /** `[server] chain_validation_mode`: full validation after each block, or none. */
   readonly chainValidationMode: ChainValidationMode;
   /** `[server] archive_mode`: keep every block instead of pruning below the horizon. */

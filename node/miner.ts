@@ -5,9 +5,12 @@
 import { join } from 'node:path';
 import type { ChainEvents, ChainProtocol } from '../actors/chain/messages.js';
 import { type MinerEvent, MinerLoop } from '../actors/miner/loop.js';
-import { minerActor } from '../actors/miner/messages.js';
+import { minerActor, type SolveReply, type SolveRequest } from '../actors/miner/messages.js';
+import { StratumMiner } from '../actors/miner/stratum_miner.js';
 import { poolTemplatePort } from '../actors/miner/work.js';
 import type { ServerConfig } from '../config/types.js';
+import { fromHex } from '../core/bytes.js';
+import { isJsonArray, isJsonObject, type JsonValue } from '../core/json/value.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import type { ActorRef, ActorSystem } from '../runtime/index.js';
 import { log } from './log.js';
@@ -76,8 +79,14 @@ export async function startTestMiner(
   chain: ActorRef<ChainProtocol, ChainEvents>,
   mineable: Mineable,
   syncing: () => boolean = () => false,
+  stratumPort: number | null = null,
 ): Promise<TestMiner | null> {
   if (!config.runTestMiner) return null;
+  if (config.testMinerStratum && stratumPort === null) {
+    say('test miner: test_miner_stratum is set but no stratum server runs (enable_stratum_server)');
+    log('test_miner_stopped', { code: 'NoStratumServer', message: 'no stratum server runs' });
+    return null;
+  }
   const progpowCacheDir =
     process.env[PROGPOW_CACHE_DIR_ENV] || join(config.networkDir, 'progpow_cache');
   const miner = await system.spawn(minerActor, {
@@ -88,6 +97,10 @@ export async function startTestMiner(
       progpowCacheDir,
     },
   });
+  if (stratumPort !== null && config.testMinerStratum)
+    return viaStratum(config, stratumPort, chain, (req) =>
+      miner.ask('solve', req, { deadlineMs: SOLVE_DEADLINE_MS }),
+    );
   let head: Uint8Array | null = null;
   chain.watch('head', (h) => {
     head = h.tip.lastBlockPushed;
@@ -124,4 +137,36 @@ export async function startTestMiner(
   });
   void loop.start();
   return { stop: () => loop.stop() };
+}
+
+/** The test miner as a pool's miner on this node's stratum port (actors/miner/stratum_miner.ts). */
+async function viaStratum(
+  config: ServerConfig,
+  port: number,
+  chain: ActorRef<ChainProtocol, ChainEvents>,
+  solve: (req: SolveRequest) => Promise<SolveReply>,
+): Promise<TestMiner> {
+  const host = config.stratum.stratumServerAddr.host;
+  const miner = await StratumMiner.start({
+    host: host === '0.0.0.0' ? '127.0.0.1' : host,
+    port,
+    sliceMs: SLICE_MS,
+    solve,
+    onEvent: report,
+    txsOf: async (hash) => {
+      const read = await chain.ask('read', {
+        kind: 'block',
+        by: { hash: fromHex(hash) ?? new Uint8Array(32) },
+      });
+      return 'ok' in read ? userKernels(read.ok) : 0;
+    },
+  });
+  log('test_miner_started', { chain: config.chainType, coinbase: 'stratum', stratum_port: port });
+  return { stop: () => miner.stop() };
+}
+
+/** A printed block's kernels other than its coinbase's: its transactions, near enough. */
+function userKernels(block: JsonValue): number {
+  const kernels = isJsonObject(block) && isJsonArray(block.kernels) ? block.kernels : [];
+  return kernels.filter((k) => !(isJsonObject(k) && k.features === 'Coinbase')).length;
 }

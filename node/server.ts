@@ -193,14 +193,15 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   });
   // ---- console line, stratum server (node/stratum.ts), local test miner (node/miner.ts) ----
   announceApi(config, addr, tls !== null);
-  await startStratum(config, system, chain, {
+  const stratum = await startStratum(config, system, chain, {
     now: isSyncing,
     onChange: (w) => syncWatchers.push(w),
   });
   let miner: TestMiner | null = null;
   try {
     const mineable = async () => (await pool.ask('mineable', {})).txs;
-    miner = await startTestMiner(config, system, chain, mineable, isSyncing);
+    const stratumPort = stratum?.port ?? null;
+    miner = await startTestMiner(config, system, chain, mineable, isSyncing, stratumPort);
   } catch (e) {
     gateway.close();
     await system.shutdown();

@@ -1,6 +1,7 @@
 // `npm start`'s dev chain keeps making blocks (issue 16, item 6): the node runs the config that
 // scripts/start.mjs writes (config/dev_chain.ts: usernet, RandomX and Cuckatoo only, the test
-// miner paying the dev wallet), on a free port, with a real dev wallet listening. Usernet's own
+// miner mining through the node's stratum server, which pays the dev wallet; issue 21, item 4),
+// on free ports, with a real dev wallet listening. Usernet's own
 // schedule stalled its CPU miner at height 51 (ProgPoW, difficulty 200,000); this chain passes it
 // with both algorithms, every block's coinbase lands in the wallet, and its spendable balance
 // keeps growing.
@@ -91,6 +92,13 @@ describe('npm start: the dev chain keeps mining and paying the dev wallet', {
     assert.ok(second.height >= BigInt(PAST_STALL), String(second.height));
     assert.ok(spendable(second) > spendable(first), `${spendable(first)} → ${spendable(second)}`);
     assert.equal(live.stderr().includes('test_miner_out_of_reach'), false);
+    // Every block came through stratum: found by the miner, accepted by the stratum server.
+    const accepted = live.stderr().match(/"event":"stratum_block_accepted"/g) ?? [];
+    assert.equal(accepted.length, minedBlocks(live).length);
+    assert.match(
+      live.stderr(),
+      /"event":"test_miner_started","chain":"usernet","coinbase":"stratum"/,
+    );
     const algorithms = new Set(minedBlocks(live).map((m) => m.algorithm));
     assert.deepEqual([...algorithms].sort(), randomx ? ['cuckatoo', 'randomx'] : ['cuckatoo']);
     // Every block up to the wallet's height paid the dev wallet exactly usernet's reward.
