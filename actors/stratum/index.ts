@@ -5,7 +5,6 @@
 // once per distinct error and retried shortly, as Epic retries its wallet.
 import { fromHex, toHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
-import { jobText } from '../../core/stratum/job.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { type PowVerdict, powItemOfHeader, verifyPows } from '../../jobs/pow.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
@@ -22,7 +21,7 @@ import { poolTemplatePort, WorkBuilder } from '../miner/work.js';
 import type { PoolProtocol } from '../pool/messages.js';
 import { StratumBackend } from './backend.js';
 import { MAX_ATTEMPT_SECS, StratumJobs } from './jobs.js';
-import type { StratumEvents, StratumInit, StratumProtocol } from './messages.js';
+import type { StratumInit, StratumProtocol } from './messages.js';
 import { StratumServer } from './server.js';
 
 /** How soon a failed build is tried again. */
@@ -60,10 +59,7 @@ function workBuilder(
   );
 }
 
-export const createStratum: ActorFactory<StratumProtocol, StratumInit, StratumEvents> = async (
-  init,
-  ctx,
-) => {
+export const createStratum: ActorFactory<StratumProtocol, StratumInit> = async (init, ctx) => {
   installNativeBlake2b();
   installSecpBackend();
   const chain = ctx.actor<ChainProtocol>('chain');
@@ -71,10 +67,7 @@ export const createStratum: ActorFactory<StratumProtocol, StratumInit, StratumEv
   const jobs = new StratumJobs(workBuilder(init, chain, ctx.actor<PoolProtocol>('pool')), {
     minimums: init.minimums,
     hashAt: (height) => headerHashAt(chain, height),
-    onJob: (job) => {
-      server?.push(job);
-      ctx.publish('job', { height: job.height, jobId: job.jobId, json: jobText(job) });
-    },
+    onJob: (job) => server?.push(job),
   });
   const workers = new WorkPool({ threads: init.verifierThreads });
   let syncing = false;
@@ -118,14 +111,6 @@ export const createStratum: ActorFactory<StratumProtocol, StratumInit, StratumEv
         syncing = s;
         if (ended) loop.now();
         return null;
-      },
-      stats: () => {
-        const job = jobs.current();
-        return {
-          connections: running.connections,
-          height: job?.height ?? null,
-          jobId: job?.jobId ?? null,
-        };
       },
     },
     async () => {

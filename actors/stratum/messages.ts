@@ -24,12 +24,6 @@ export interface StratumInit {
   readonly verifierThreads: number;
 }
 
-export interface StratumStats {
-  readonly connections: number;
-  readonly height: bigint | null;
-  readonly jobId: bigint | null;
-}
-
 export interface StratumProtocol {
   /** The port the listener bound. */
   port: { req: Empty; res: number };
@@ -37,15 +31,9 @@ export interface StratumProtocol {
   headChanged: { req: Empty; res: null };
   /** Whether the node syncs (miners are told `Node is syncing`). */
   setSyncing: { req: { syncing: boolean }; res: null };
-  stats: { req: Empty; res: StratumStats };
 }
 
-export interface StratumEvents {
-  /** Each new job as Epic's `job` params (JSON text), for subscribers beyond stratum. */
-  job: { readonly height: bigint; readonly jobId: bigint; readonly json: string };
-}
-
-export const stratumActor = actorModule<StratumProtocol, StratumInit, StratumEvents>(
+export const stratumActor = actorModule<StratumProtocol, StratumInit>(
   new URL('./index.js', import.meta.url),
   'createStratum',
 );
