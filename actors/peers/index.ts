@@ -131,7 +131,7 @@ async function startP2p(
       head: p2p.head,
       sources: serveSources(chain, pool),
       relay: new Relay(relaySources(chain, pool, params), params, log, () => sync.syncing),
-      txRelay: new TxRelay(txSources(pool, params), params, () => sync.syncing),
+      txRelay: new TxRelay(txSources(pool, params, log), params, () => sync.syncing),
       sync,
       archives: new ArchiveServer(archiveSource(chain), log),
       onChange: (list) => ctx.publish('connected', list),

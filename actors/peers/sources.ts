@@ -68,12 +68,22 @@ export function serveSources(
   };
 }
 
-export function txSources(pool: LinkedActor<PoolProtocol>, params: MsgParams): TxSources {
+/** A peer's transaction the pool refused is logged (`peer_tx_refused`), never banned, as Epic. */
+export function txSources(
+  pool: LinkedActor<PoolProtocol>,
+  params: MsgParams,
+  log: (event: string, fields: Record<string, unknown>) => void,
+): TxSources {
   const opts = { deadlineMs: ASK_MS };
   return {
     push: async (tx, fluff) => {
       const bytes = encode(writeTransaction, tx, 2, params);
-      await pool.ask('pushTransaction', { tx: bytes, fluff, source: 'Broadcast' }, opts);
+      try {
+        await pool.ask('pushTransaction', { tx: bytes, fluff, source: 'Broadcast' }, opts);
+      } catch (e) {
+        log('peer_tx_refused', { fluff, error: e instanceof Error ? e.message : String(e) });
+        throw e;
+      }
     },
     has: async (hash) => (await pool.ask('txByKernelHash', { hash }, opts)) !== null,
   };
