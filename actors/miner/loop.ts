@@ -99,6 +99,17 @@ const codeOf = (e: unknown): string => {
 };
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
+/** What a miner does after a failed step: stop quietly, stop saying why, or try again. */
+export function minerFailure(e: unknown): {
+  readonly action: 'shutdown' | 'fatal' | 'retry';
+  readonly code: string;
+  readonly message: string;
+} {
+  const code = codeOf(e);
+  const action = SHUTDOWN.has(code) ? 'shutdown' : FATAL.has(code) ? 'fatal' : 'retry';
+  return { action, code, message: messageOf(e) };
+}
+
 /** Which solver a template's algorithm needs: "cuckoo" is mined as Cuckatoo (see decisions). */
 export function mineAlgoOf(algorithm: MiningAlgorithm): MineAlgo {
   return algorithm === 'cuckoo' ? 'cuckatoo' : algorithm;
@@ -154,14 +165,14 @@ export class MinerLoop {
       try {
         await this.attempt();
       } catch (e) {
-        const code = codeOf(e);
-        if (SHUTDOWN.has(code)) break;
-        if (FATAL.has(code)) {
+        const { action, code, message } = minerFailure(e);
+        if (action === 'shutdown') break;
+        if (action === 'fatal') {
           this.stopped = true;
-          this.opts.onEvent({ kind: 'stopped', code, message: messageOf(e) });
+          this.opts.onEvent({ kind: 'stopped', code, message });
           return;
         }
-        this.opts.onEvent({ kind: 'retry', code, message: messageOf(e) });
+        this.opts.onEvent({ kind: 'retry', code, message });
         await this.sleep(code === 'WalletComm' ? WALLET_RETRY_MS : RETRY_MS);
       }
     }

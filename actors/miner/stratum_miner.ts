@@ -9,12 +9,13 @@ import { parseJson } from '../../core/json/parse.js';
 import { isJsonArray, isJsonInteger, isJsonObject, type JsonValue } from '../../core/json/value.js';
 import { LineSplitter } from '../../core/stratum/lines.js';
 import type { Proof } from '../../core/types/pow.js';
-import { type MinerEvent, OUT_OF_REACH } from './loop.js';
+import { type MinerEvent, minerFailure, OUT_OF_REACH } from './loop.js';
 import type { MineAlgo, SolveReply, SolveRequest } from './messages.js';
 
 /** Replies and jobs are short; a longer line is not the node's. */
 const MAX_LINE = 64 * 1024;
 const NONCE_BYTES = 8;
+const RETRY_MS = 1_000;
 
 export interface StratumJobWork {
   readonly height: bigint;
@@ -114,7 +115,13 @@ export class StratumMiner {
       const socket = connect(opts.port, opts.host, () => {
         socket.off('error', reject);
         const miner = new StratumMiner(opts, socket);
-        miner.#done = miner.#run();
+        // Never an unhandled rejection: a miner that fails says so and stops.
+        miner.#done = miner.#run().catch((e: unknown) => {
+          const { code, message } = minerFailure(e);
+          opts.onEvent({ kind: 'stopped', code, message });
+          miner.#stop();
+          socket.destroy();
+        });
         resolve(miner);
       });
       socket.once('error', reject);
@@ -187,20 +194,34 @@ export class StratumMiner {
         continue;
       }
       const started = performance.now();
-      const { solution, nextNonce } = await this.#opts.solve({
-        algo: job.algo,
-        prePow: job.prePow,
-        height: job.height,
-        seed: job.seed,
-        target: job.target,
-        startNonce: nonce,
-        budgetMs: this.#opts.sliceMs,
-      });
+      const reply = await this.#solve(job, nonce);
+      if (reply === null) continue;
+      const { solution, nextNonce } = reply;
       nonce = nextNonce;
       if (solution === null || job !== this.#job) continue;
       const params = `{"height":${job.height},"job_id":${job.jobId},"nonce":${solution.nonce},"pow":${powJson(solution.proof)}}`;
       if (await this.#found(job, await this.#ask('submit', params), performance.now() - started))
         solved = job;
+    }
+  }
+
+  /** One slice; null after a failure (retried after a pause, or the miner stopped, as loop.ts). */
+  async #solve(job: StratumJobWork, startNonce: bigint): Promise<SolveReply | null> {
+    const { algo, prePow, height, seed, target } = job;
+    const budgetMs = this.#opts.sliceMs;
+    try {
+      return await this.#opts.solve({ algo, prePow, height, seed, target, startNonce, budgetMs });
+    } catch (e) {
+      const { action, code, message } = minerFailure(e);
+      if (action === 'retry') {
+        this.#opts.onEvent({ kind: 'retry', code, message });
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+        return null;
+      }
+      if (action === 'fatal') this.#opts.onEvent({ kind: 'stopped', code, message });
+      this.#stop();
+      this.#socket.destroy();
+      return null;
     }
   }
 
