@@ -13,6 +13,7 @@ import type { Solution } from '../actors/miner/messages.js';
 import { solveSlice } from '../actors/miner/solve.js';
 import { fromHex } from '../core/bytes.js';
 import { CHAIN_PARAMS } from '../core/chain_type.js';
+import { powText } from '../core/stratum/params.js';
 import { mineBlock, submit } from '../test/support/miner.js';
 import {
   type NodeProcess,
@@ -166,9 +167,7 @@ function forgedSubmit(jobLine: string): string {
     solution = r.solution;
     nonce = r.nextNonce;
   }
-  const proof = solution.proof.kind === 'Cuckoo' ? solution.proof : null;
-  if (proof === null) throw new Error('not a Cuckoo proof');
-  return `{"id":2,"jsonrpc":"2.0","method":"submit","params":{"height":${m[1]},"job_id":${m[2]},"nonce":${solution.nonce + 1n},"pow":{"Cuckoo":[${proof.edgeBits},[${proof.nonces.join(',')}]]}}}\n`;
+  return `{"id":2,"jsonrpc":"2.0","method":"submit","params":{"height":${m[1]},"job_id":${m[2]},"nonce":${solution.nonce + 1n},"pow":${powText(solution.proof)}}}\n`;
 }
 
 /** SUBMITTERS miners keep one submit in flight each for `seconds`: answers a second. */

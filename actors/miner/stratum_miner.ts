@@ -8,7 +8,7 @@ import { fromHex } from '../../core/bytes.js';
 import { parseJson } from '../../core/json/parse.js';
 import { isJsonArray, isJsonInteger, isJsonObject, type JsonValue } from '../../core/json/value.js';
 import { LineSplitter } from '../../core/stratum/lines.js';
-import type { Proof } from '../../core/types/pow.js';
+import { powText } from '../../core/stratum/params.js';
 import { type MinerEvent, minerFailure, OUT_OF_REACH } from './loop.js';
 import type { MineAlgo, SolveReply, SolveRequest } from './messages.js';
 
@@ -63,19 +63,6 @@ export function jobWork(params: JsonValue | undefined): StratumJobWork | null {
   prePow.set(pre);
   const seed = seedOf(params.epochs, height) ?? new Uint8Array(32);
   return { height, jobId, algo, target, prePow, seed };
-}
-
-function powJson(p: Proof): string {
-  switch (p.kind) {
-    case 'Cuckoo':
-      return `{"Cuckoo":[${p.edgeBits},[${p.nonces.join(',')}]]}`;
-    case 'RandomX':
-      return `{"RandomX":[${p.hash.join(',')}]}`;
-    case 'ProgPow':
-      return `{"ProgPow":[${p.mix.join(',')}]}`;
-    case 'MD5':
-      throw new Error('MD5 proofs are not mined');
-  }
 }
 
 export interface StratumMinerOptions {
@@ -199,7 +186,7 @@ export class StratumMiner {
       const { solution, nextNonce } = reply;
       nonce = nextNonce;
       if (solution === null || job !== this.#job) continue;
-      const params = `{"height":${job.height},"job_id":${job.jobId},"nonce":${solution.nonce},"pow":${powJson(solution.proof)}}`;
+      const params = `{"height":${job.height},"job_id":${job.jobId},"nonce":${solution.nonce},"pow":${powText(solution.proof)}}`;
       if (await this.#found(job, await this.#ask('submit', params), performance.now() - started))
         solved = job;
     }

@@ -116,3 +116,17 @@ export function submitParams(v: JsonValue | undefined): SubmitParams | undefined
     return undefined;
   return { height, jobId, nonce, pow };
 }
+
+/** A proof as submit's `pow` (JSON text): the form `powOf` reads, u64 nonces exact. */
+export function powText(p: Proof): string {
+  switch (p.kind) {
+    case 'Cuckoo':
+      return `{"Cuckoo":[${p.edgeBits},[${p.nonces.join(',')}]]}`;
+    case 'RandomX':
+      return `{"RandomX":[${p.hash.join(',')}]}`;
+    case 'ProgPow':
+      return `{"ProgPow":[${p.mix.join(',')}]}`;
+    case 'MD5':
+      throw new Error('MD5 proofs have no stratum form');
+  }
+}

@@ -11,8 +11,8 @@ import type { MineAlgo, Solution } from '../../actors/miner/messages.js';
 import { solveSlice } from '../../actors/miner/solve.js';
 import { fromHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { powText } from '../../core/stratum/params.js';
 import { STRATUM_ERRORS } from '../../core/stratum/rpc.js';
-import type { Proof } from '../../core/types/pow.js';
 import { progpowCacheFor } from '../../jobs/progpow_cache.js';
 import {
   type NodeProcess,
@@ -109,19 +109,8 @@ function solutions(job: Job, algo: MineAlgo, enough: (found: Solution[]) => bool
   return found;
 }
 
-function powJson(p: Proof): string {
-  switch (p.kind) {
-    case 'Cuckoo':
-      return `{"Cuckoo":[${p.edgeBits},[${p.nonces.join(',')}]]}`;
-    case 'ProgPow':
-      return `{"ProgPow":[${[...p.mix].join(',')}]}`;
-    default:
-      return assert.fail(`no ${p.kind} proofs here`);
-  }
-}
-
 const submitParams = (job: Job, s: Solution, jobId = job.jobId) =>
-  `{"edge_bits":0,"height":${job.height},"job_id":${jobId},"nonce":${s.nonce},"pow":${powJson(s.proof)}}`;
+  `{"edge_bits":0,"height":${job.height},"job_id":${jobId},"nonce":${s.nonce},"pow":${powText(s.proof)}}`;
 
 const reply = (id: number, method: string, rest: string) =>
   `{"id":${id},"jsonrpc":"2.0","method":"${method}",${rest}}`;

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { CHAIN_PARAMS } from '../../../core/chain_type.js';
 import { announcedEpochs } from '../../../core/consensus/seed.js';
 import { genesisHeader } from '../../../core/genesis.js';
+import { parseJson } from '../../../core/json/parse.js';
 import { stringifyJson } from '../../../core/json/stringify.js';
 import type { JsonValue } from '../../../core/json/value.js';
 import { prePow as headerPrePow } from '../../../core/ser/header.js';
@@ -17,7 +18,7 @@ import {
   stratumJob,
 } from '../../../core/stratum/job.js';
 import { INVALID, LineSplitter, OVERLONG } from '../../../core/stratum/lines.js';
-import { jobParams, loginParams, submitParams } from '../../../core/stratum/params.js';
+import { jobParams, loginParams, powText, submitParams } from '../../../core/stratum/params.js';
 import { parseRequest, pushLine, replyLine, STRATUM_ERRORS } from '../../../core/stratum/rpc.js';
 import { edgeBitsAccepted, JobVersions, judgeShare } from '../../../core/stratum/shares.js';
 import type { Proof } from '../../../core/types/pow.js';
@@ -207,6 +208,24 @@ describe('stratum jobs and status', () => {
 });
 
 describe('stratum params', () => {
+  it('prints submit proofs in the form it reads, u64 nonces exact', () => {
+    const bytes = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
+    const proofs: [Proof, string][] = [
+      [
+        { kind: 'Cuckoo', edgeBits: 31, nonces: [1n, 18446744073709551615n] },
+        '{"Cuckoo":[31,[1,18446744073709551615]]}',
+      ],
+      [{ kind: 'RandomX', hash: bytes }, `{"RandomX":[${[...bytes].join(',')}]}`],
+      [{ kind: 'ProgPow', mix: bytes }, `{"ProgPow":[${[...bytes].join(',')}]}`],
+    ];
+    for (const [proof, text] of proofs) {
+      assert.equal(powText(proof), text);
+      const line = `{"height":7,"job_id":2,"nonce":9,"pow":${text}}`;
+      assert.deepEqual(submitParams(parseJson(line))?.pow, proof);
+    }
+    assert.throws(() => powText({ kind: 'MD5', edgeBits: 0, proof: '' }), /no stratum form/);
+  });
+
   it('reads login and getjobtemplate params by name or in order; all strings, all there', () => {
     assert.deepEqual(loginParams({ login: 'a', pass: 'p', agent: 'g', extra: 1 }), {
       login: 'a',
