@@ -78,9 +78,20 @@ export function totalFees(txs: readonly Transaction[]): bigint {
   return fees;
 }
 
+interface Kept {
+  readonly key: string;
+  readonly bytes: CoinbaseBytes;
+}
+
+function keyOf(height: bigint, fees: bigint): string {
+  return `${height}:${fees}`;
+}
+
 export class WorkBuilder {
   readonly #params: ChainParams;
-  #cached: { readonly key: string; readonly bytes: CoinbaseBytes } | null = null;
+  #cached: Kept | null = null;
+  /** A burnt coinbase made ahead for the next height (prepareNext), used when the key matches. */
+  #ahead: Kept | null = null;
   /** Epic hands the wallet's last unmined key id back, so derivations are not wasted. */
   #keyId: Uint8Array | null = null;
 
@@ -113,6 +124,19 @@ export class WorkBuilder {
     return { template, finalized };
   }
 
+  /**
+   * Makes the burnt coinbase of `height` with no fees now, between blocks, so that the first
+   * build on the next head (a quiet chain's next template has no fees) skips its range proof,
+   * which is most of the time from a new head to new work. Wallet coinbases are not made ahead:
+   * one made for a height that another miner wins would leave a wasted key in the wallet.
+   */
+  async prepareNext(height: bigint): Promise<void> {
+    const key = keyOf(height, 0n);
+    if (this.opts.walletUrl !== null || isFoundationHeight(this.opts.chainType, height)) return;
+    if (this.#ahead?.key === key || this.#cached?.key === key) return;
+    this.#ahead = { key, bytes: await this.miner.burnCoinbase(height, 0n) };
+  }
+
   /** A block was accepted: its coinbase and key id are spent. */
   spent(): void {
     this.#cached = null;
@@ -120,8 +144,14 @@ export class WorkBuilder {
   }
 
   async #coinbase(height: bigint, txFees: bigint): Promise<CoinbaseBytes> {
-    const key = `${height}:${txFees}`;
+    const key = keyOf(height, txFees);
     if (this.#cached?.key === key) return this.#cached.bytes;
+    const ahead = this.#ahead;
+    if (ahead?.key === key) {
+      this.#ahead = null;
+      this.#cached = ahead;
+      return ahead.bytes;
+    }
     const fees = isFoundationHeight(this.opts.chainType, height)
       ? await this.miner.coinbaseFees(height, txFees)
       : txFees;

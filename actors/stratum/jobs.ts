@@ -94,5 +94,11 @@ export class StratumJobs {
       job: stratumJob({ ...source, jobId }, params),
     }));
     this.#opts.onJob(job);
+    // Once the job is on its way: the next height's coinbase, made while miners work on this one.
+    setImmediate(() => {
+      this.#builder.prepareNext(header.height + 1n).catch(() => {
+        // Made again when needed, at build time.
+      });
+    });
   }
 }

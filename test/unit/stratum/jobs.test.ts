@@ -28,7 +28,8 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
   let chain: LocalChain;
   before(async () => {
     chain = localChain();
-    for (let i = 0; i < 3; i++) await chain.submit(await chain.mineBlock([]));
+    // Tip 5: the jobs are for heights 6 and 7, neither a foundation height (every 5th here).
+    for (let i = 0; i < 5; i++) await chain.submit(await chain.mineBlock([]));
   });
   after(() => chain?.close());
 
@@ -69,12 +70,14 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
     assert.deepEqual(
       pushed.map((j) => [j.height, j.jobId]),
       [
-        [4n, 0n],
-        [4n, 1n],
+        [6n, 0n],
+        [6n, 1n],
       ],
     );
     assert.equal(coinbases, 1, 'the coinbase is kept while height and fees stay');
-    const work = jobs.work(4n, 0n);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(coinbases, 2, "the next height's coinbase is made once the job is out");
+    const work = jobs.work(6n, 0n);
     assert.ok(work !== undefined);
     assert.equal(work.job, pushed[0]);
     assert.deepEqual(work.job.prePow, jobPrePow(work.work.finalized.header, AUTO));
@@ -86,8 +89,8 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
     ]);
     // A real time, not Epic 4.0's zero: the block must pass the chain's time check.
     assert.ok(work.work.finalized.header.timestamp > 1_700_000_000);
-    assert.equal(jobs.work(4n, 2n), undefined);
-    assert.equal(jobs.work(3n, 0n), undefined);
+    assert.equal(jobs.work(6n, 2n), undefined);
+    assert.equal(jobs.work(5n, 0n), undefined);
 
     await chain.submit(await chain.mineBlock([]));
     jobs.spent();
@@ -95,14 +98,47 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
     assert.deepEqual(
       pushed.map((j) => [j.height, j.jobId]),
       [
-        [4n, 0n],
-        [4n, 1n],
-        [5n, 0n],
+        [6n, 0n],
+        [6n, 1n],
+        [7n, 0n],
       ],
     );
-    assert.equal(jobs.work(4n, 1n), undefined, 'the old height is stale');
+    assert.equal(jobs.work(6n, 1n), undefined, 'the old height is stale');
     assert.equal(jobs.current(), pushed[2]);
-    assert.equal(coinbases, 2);
+    assert.equal(coinbases, 2, "the coinbase made ahead is the new height's");
+    const ahead = jobs.work(7n, 0n)?.work.finalized;
+    assert.ok(ahead !== undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(coinbases, 3);
+    // The block with the coinbase made ahead is one the chain takes.
+    const header = ahead.header;
+    const solved = solveSlice(
+      {
+        algo: 'cuckatoo',
+        prePow: prePow(header, AUTO),
+        height: header.height,
+        seed: header.pow.seed,
+        target: 1n,
+        startNonce: 0n,
+        budgetMs: 30_000,
+      },
+      { params: AUTO, randomx: null, progpowCache: () => assert.fail('no ProgPoW') },
+    ).solution;
+    assert.ok(solved !== null);
+    const pool = new WorkPool({ threads: 1 });
+    const backend = new StratumBackend({
+      params: AUTO,
+      jobs,
+      verify: async (h) =>
+        (await verifyPows(pool, [powItemOfHeader(h, 'automated', 0n)]))[0] as PowVerdict,
+      submitBlock: (bytes) => chain.service.submitBlock(bytes, () => undefined),
+      syncing: () => false,
+    });
+    const found = await backend
+      .submit({ height: 7n, jobId: 0n, nonce: solved.nonce, pow: solved.proof })
+      .finally(() => pool.close());
+    assert.equal(found.kind, 'block');
+    assert.equal(chain.service.getTip().height, 7n);
   });
 
   it('judges submitted solutions: stale, Cuckoo size, bad proof, a block the chain takes', async () => {
