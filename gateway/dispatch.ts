@@ -22,6 +22,7 @@ import { Router } from './router.js';
 import { type Operation, ROUTES, type Route, type RpcSurface, type Surface } from './routes.js';
 import { rpcTables } from './rpc/tables.js';
 import type { Services } from './services.js';
+import type { TemplateFeed } from './template_feed.js';
 
 export type Resolution =
   | { readonly response: HttpResponse }
@@ -79,6 +80,11 @@ export class Dispatcher {
       foreign: full(this.rpc.foreign),
       tor: full(this.rpc.tor),
     };
+  }
+
+  /** Every new mining template (the WebSocket feed's source). */
+  get templateFeed(): TemplateFeed {
+    return this.ops.templateFeed;
   }
 
   /** Everything decided from the request line and headers alone. */

@@ -26,6 +26,12 @@ export interface RpcMethod {
   readonly pure?: boolean;
   /** Resolves with the `Ok` payload; rejects with an ApiError-carrying RpcFailure or a runtime error. */
   readonly run: (args: readonly unknown[]) => Promise<JsonValue>;
+  /**
+   * Our extension of an Epic method: a form with other parameters, run when a call brings as
+   * many as it takes (and not as many as Epic's form). Epic's form, its errors and its purity
+   * stay exactly as they were.
+   */
+  readonly extended?: RpcMethod;
 }
 
 /** A domain error for `result.Err`. */
@@ -179,6 +185,20 @@ function bindArgs(m: RpcMethod, params: JsonValue | undefined): unknown[] | stri
   return args;
 }
 
+/** How many params a call brings: positional or named. */
+function paramCount(params: JsonValue | undefined): number {
+  if (params === undefined || params === null) return 0;
+  return Array.isArray(params) ? params.length : Object.keys(params).length;
+}
+
+/** The method's extended form when the call fits it rather than Epic's. */
+function formOf(m: RpcMethod, params: JsonValue | undefined): RpcMethod {
+  const ext = m.extended;
+  if (ext === undefined) return m;
+  const n = paramCount(params);
+  return n !== m.params.length && n === ext.params.length ? ext : m;
+}
+
 /** Runs one call; resolves with its reply, or undefined for a notification. */
 async function dispatch(
   call: Call,
@@ -200,8 +220,9 @@ async function invoke(
   version: boolean,
   usage: RpcUsage,
 ): Promise<JsonValue> {
-  const m = methods.get(name);
-  if (m === undefined) return errorReply(-32601, 'Method not found', id, version);
+  const epic = methods.get(name);
+  if (epic === undefined) return errorReply(-32601, 'Method not found', id, version);
+  const m = formOf(epic, params);
   const args = bindArgs(m, params);
   if (typeof args === 'string') return errorReply(-32602, args, id, version);
   if (m.pure !== true) usage.impure = true;

@@ -19,6 +19,7 @@ import { type PoolRestOperations, poolRestOperations } from './pool_rest.js';
 import { ROUTE_INDEX } from './routes.js';
 import { NO_SYNC, type Services } from './services.js';
 import { TemplateCache } from './template_cache.js';
+import { TemplateFeed } from './template_feed.js';
 import { statusView, tipView, versionView } from './views.js';
 
 export interface Operations extends PeerOperations, ChainReadOperations, PoolRestOperations {
@@ -41,10 +42,21 @@ export interface Operations extends PeerOperations, ChainReadOperations, PoolRes
   currentTemplate(): JsonValue | undefined;
   /** Mining step 1 (node-api reference §8.1), shared by get_block_template and /v1. */
   blockTemplate(): Promise<JsonValue>;
+  /** get_block_template's long-poll form (template_feed.ts): our extension. */
+  blockTemplateLongPoll(poll: LongPoll): Promise<JsonValue>;
+  /** Every new template, for the WebSocket subscribers. */
+  readonly templateFeed: TemplateFeed;
   /** Mining step 2. */
   finalizeTemplate(coinbase: CoinbaseData): Promise<JsonValue>;
   /** Mining step 3: `null` once accepted; a refusal is Epic's `Internal(<chain error>)`. */
   submitBlock(block: Block): Promise<JsonValue>;
+}
+
+/** The long-poll form's parameter. */
+export interface LongPoll {
+  /** The id of the template the client has; null: answer at once (to learn the id). */
+  readonly longpollid: string | null;
+  readonly timeoutMs: number;
 }
 
 export interface NodeIdentity {
@@ -106,7 +118,15 @@ function poolOperations(
 function miningOperations(
   services: Services,
   params: ChainParams,
-): Pick<Operations, 'blockTemplate' | 'currentTemplate' | 'finalizeTemplate' | 'submitBlock'> {
+): Pick<
+  Operations,
+  | 'blockTemplate'
+  | 'blockTemplateLongPoll'
+  | 'templateFeed'
+  | 'currentTemplate'
+  | 'finalizeTemplate'
+  | 'submitBlock'
+> {
   const v2 = <T>(write: WriteFn<T>, value: T) => encode(write, value, 2, params);
   // One template per published head, kept sealed (template_cache.ts).
   // Both steps read the pool's mineable transactions afresh, as Epic does.
@@ -124,8 +144,16 @@ function miningOperations(
     head: () => services.head(),
     poolGeneration: () => services.poolGeneration(),
   });
+  const templateFeed = new TemplateFeed({
+    get: () => templates.get(),
+    refreshDueMs: () => templates.refreshDueMs(),
+  });
+  services.onStateChange?.(() => templateFeed.changed());
   return {
     blockTemplate: () => templates.get(),
+    blockTemplateLongPoll: async (poll) =>
+      (await templateFeed.wait(poll.longpollid, poll.timeoutMs)).template,
+    templateFeed,
     currentTemplate: () => templates.current(),
     finalizeTemplate: async (cb) =>
       services.chain('finalizeTemplate', {

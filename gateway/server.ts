@@ -20,6 +20,7 @@ import type { Operation } from './routes.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
 import { listenOn, loadUws, type UwsApp, type UwsRequest, type UwsResponse } from './uws.js';
+import { serveTemplateSockets } from './ws_templates.js';
 
 export interface GatewayOptions {
   readonly host: string;
@@ -39,11 +40,15 @@ export interface GatewayOptions {
   readonly log?: (event: string, fields: Record<string, unknown>) => void;
   /** Requests a second per client address (rate_limit.ts); absent or null: no limit. */
   readonly rateLimit?: RateLimit | null;
+  /** WebSocket template subscribers at once (ws_templates.ts); more get 503. */
+  readonly maxSubscribers?: number;
 }
 
 export interface Gateway {
   readonly port: number;
   readonly inFlight: () => number;
+  /** WebSocket template subscribers connected (ws_templates.ts). */
+  readonly subscribers: () => number;
   /** Stops accepting connections; requests in flight still complete. */
   close(): void;
 }
@@ -51,6 +56,8 @@ export interface Gateway {
 export const DEFAULT_MAX_IN_FLIGHT = 4096;
 export const DEFAULT_MAX_BUFFERED = 64 << 20;
 const EMPTY = new Uint8Array(0);
+/** The surface whose credential the template WebSocket asks for. */
+const FOREIGN_PATH = '/v2/foreign';
 
 /** One request and its answer. Everything needed from the uWS request is copied in here. */
 class Exchange {
@@ -241,6 +248,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   const app: UwsApp = createApp(uws, opts.tls);
 
+  const sockets = serveTemplateSockets(app, {
+    feed: dispatcher.templateFeed,
+    authorize: (req) => dispatcher.resolveRequest('post', FOREIGN_PATH, req),
+    ...(opts.maxSubscribers !== undefined ? { maxSubscribers: opts.maxSubscribers } : {}),
+  });
+
   const blockFlag = opts.services.blockFlag;
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
     // A block is being processed: it goes first (services.ts `blockFlag`).
@@ -284,6 +297,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       socket as unknown as Parameters<typeof uws.us_socket_local_port>[0],
     ),
     inFlight: () => inFlight,
-    close: () => uws.us_listen_socket_close(socket),
+    subscribers: sockets.subscribers,
+    close: () => {
+      uws.us_listen_socket_close(socket);
+      sockets.close();
+      dispatcher.templateFeed.close();
+    },
   };
 }

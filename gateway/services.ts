@@ -47,6 +47,11 @@ export interface Services {
    */
   readonly syncStatus?: () => SyncStatus;
   /**
+   * Registers a listener called after every published head and pool generation (the template
+   * feed's cue, template_feed.ts); absent: templates are only looked at when asked for.
+   */
+  readonly onStateChange?: (listener: () => void) => void;
+  /**
    * The ring the chain actor lends get_outputs bodies in (its spawn's `shared` memory); absent:
    * they come inside its replies.
    */

@@ -66,6 +66,16 @@ export class TemplateCache {
     return this.#poolStale(built, this.#generation()) ? undefined : built.template;
   }
 
+  /**
+   * Milliseconds until a pool change may replace the kept template (0: it may now); null when
+   * no template is kept.
+   */
+  refreshDueMs(): number | null {
+    const built = this.#built;
+    if (built === null) return null;
+    return Math.max(0, built.at + this.#refreshMs - this.#now());
+  }
+
   /** The template for the published head; built (once) when that head has none yet. */
   get(): Promise<JsonValue> {
     const kept = this.current();

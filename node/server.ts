@@ -112,9 +112,15 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     const addrs = list.filter((p) => p.direction === 'Outbound').map((p) => formatPeerAddr(p.addr));
     pool.ask('outboundPeers', { addrs }).catch(() => {});
   });
+  // The gateway's template feed looks again after every head and pool change.
+  const stateWatchers: (() => void)[] = [];
+  const stateChanged = () => {
+    for (const w of stateWatchers) w();
+  };
   chain.watch('head', (h) => {
     head = h;
     replicaReads.headMoved();
+    stateChanged();
     void headToPeers(h);
     // Epic's block-accepted hook: the pool reconciles with the new head's block.
     pool.ask('headChanged', { hash: h.tip.lastBlockPushed }).catch((e: unknown) => {
@@ -125,6 +131,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   let poolGeneration = 0;
   pool.watch('generation', (g) => {
     poolGeneration = g;
+    stateChanged();
   });
   let connected: readonly ConnectedPeer[] = NO_PEERS;
   // What get_status shows: the peers' sync state, except while the chain imports an archive
@@ -159,6 +166,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     head: () => head,
     chainRead: (q) => replicaReads.read(q),
     poolGeneration: () => poolGeneration,
+    onStateChange: (w) => stateWatchers.push(w),
     connectedPeers: () => connected,
     syncStatus: () => sync,
     replyRing,

@@ -9,7 +9,7 @@ import { coinbaseDataFromJson } from '../../core/serde/mining.js';
 import { transactionFromJson } from '../../core/serde/transaction.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { type MethodTable, methodTable, type RpcMethod } from '../jsonrpc.js';
-import type { Operations } from '../operations.js';
+import type { LongPoll, Operations } from '../operations.js';
 import type { RpcSurface } from '../routes.js';
 
 /** A method without parameters; `pure` when it only reads the published head (jsonrpc.ts). */
@@ -31,6 +31,25 @@ const oneParam = <T>(
   params: [{ name: param, decode }],
   run: (args) => run(args[0] as T),
 });
+
+export const LONG_POLL_DEFAULT_SECS = 60;
+export const LONG_POLL_MAX_SECS = 300;
+const LONG_POLL_KEYS = new Set(['longpollid', 'timeout_secs']);
+
+/**
+ * get_block_template's long-poll parameter: `{"longpollid": <id or null>, "timeout_secs": n}`,
+ * the timeout optional (1–300 s, 60 by default).
+ */
+function longPoll(v: JsonValue): LongPoll {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError('an object');
+  const o = v as { readonly [k: string]: JsonValue };
+  if (Object.keys(o).some((k) => !LONG_POLL_KEYS.has(k))) throw new TypeError('unknown key');
+  const id = o.longpollid ?? null;
+  if (id !== null && typeof id !== 'string') throw new TypeError('longpollid: a string or null');
+  const secs = o.timeout_secs === undefined ? BigInt(LONG_POLL_DEFAULT_SECS) : u64(o.timeout_secs);
+  if (secs < 1n || secs > BigInt(LONG_POLL_MAX_SECS)) throw new TypeError('timeout_secs: 1-300');
+  return { longpollid: id, timeoutMs: Number(secs) * 1000 };
+}
 
 /** Epic's `Option<bool>`: null (or absent in named form) reads as false. */
 function optionalBool(v: JsonValue): boolean {
@@ -168,7 +187,11 @@ export function rpcTables(ops: Operations): Readonly<Record<RpcSurface, MethodTa
       noParams('get_unconfirmed_transactions', ops.unconfirmedTransactions),
       pushTransaction,
       // Pure: the reply caches key on the kept template as well as the head (dispatch.ts).
-      noParams('get_block_template', ops.blockTemplate, true),
+      // One parameter: our long-poll form (never pure: it waits).
+      {
+        ...noParams('get_block_template', ops.blockTemplate, true),
+        extended: oneParam('get_block_template', 'longpoll', longPoll, ops.blockTemplateLongPoll),
+      },
       oneParam(
         'finalize_block_template',
         'coinbase',
