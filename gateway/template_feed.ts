@@ -84,7 +84,7 @@ export class TemplateFeed {
         timer: setTimeout(() => {
           this.#waiters.delete(waiter);
           resolve(this.#last?.published ?? now);
-        }, timeoutMs).unref(),
+        }, timeoutMs),
       };
       this.#waiters.add(waiter);
     });

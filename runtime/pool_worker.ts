@@ -10,9 +10,12 @@ import {
   type JobResult,
   unpackItems,
 } from './job.js';
+import { lowerThreadPriority } from './thread_priority.js';
 
 export interface PoolWorkerData {
   readonly kindModules: readonly string[];
+  /** This worker's thread nice value, when the pool gives way to other threads. */
+  readonly nice?: number;
 }
 
 async function loadKinds(urls: readonly string[]): Promise<Map<string, JobKind>> {
@@ -30,9 +33,12 @@ async function loadKinds(urls: readonly string[]): Promise<Map<string, JobKind>>
   return table;
 }
 
+const data = workerData as PoolWorkerData;
+if (data.nice !== undefined) lowerThreadPriority(data.nice);
+
 // Started at load, awaited per job: a module that fails to load fails each job with the reason
 // instead of killing the worker over and over.
-const kinds = loadKinds((workerData as PoolWorkerData).kindModules);
+const kinds = loadKinds(data.kindModules);
 kinds.catch(() => {});
 
 export default async function runJob(job: JobRequest): Promise<JobReply> {

@@ -20,6 +20,8 @@ export interface WorkPoolOptions {
   readonly maxQueue?: number;
   /** Default chunk size; see MAX_ITEMS_PER_JOB. */
   readonly maxItemsPerJob?: number;
+  /** A nice value for the workers' threads (thread_priority.ts); absent: as this thread's. */
+  readonly nice?: number;
 }
 
 export interface BatchOptions {
@@ -52,6 +54,7 @@ export class WorkPool {
       kindModules: (opts.kindModules ?? [DEFAULT_KINDS]).map((u) =>
         typeof u === 'string' ? u : u.href,
       ),
+      ...(opts.nice !== undefined ? { nice: opts.nice } : {}),
     };
     this.#piscina = new Piscina<JobRequest, JobReply>({
       filename: POOL_WORKER.href,

@@ -90,8 +90,11 @@ function keyOf(height: bigint, fees: bigint): string {
 export class WorkBuilder {
   readonly #params: ChainParams;
   #cached: Kept | null = null;
-  /** A burnt coinbase made ahead for the next height (prepareNext), used when the key matches. */
-  #ahead: Kept | null = null;
+  /**
+   * A burnt coinbase being made, or made, ahead for the next height (prepareNext); a build for
+   * that height waits for it rather than making another.
+   */
+  #ahead: { readonly key: string; readonly bytes: Promise<CoinbaseBytes> } | null = null;
   /** Epic hands the wallet's last unmined key id back, so derivations are not wasted. */
   #keyId: Uint8Array | null = null;
 
@@ -132,9 +135,16 @@ export class WorkBuilder {
    */
   async prepareNext(height: bigint): Promise<void> {
     const key = keyOf(height, 0n);
-    if (this.opts.walletUrl !== null || isFoundationHeight(this.opts.chainType, height)) return;
+    if (this.opts.walletUrl !== null) return;
     if (this.#ahead?.key === key || this.#cached?.key === key) return;
-    this.#ahead = { key, bytes: await this.miner.burnCoinbase(height, 0n) };
+    const bytes = this.#fees(height, 0n).then((fees) => this.miner.burnCoinbase(height, fees));
+    this.#ahead = { key, bytes };
+    try {
+      await bytes;
+    } catch (e) {
+      if (this.#ahead?.bytes === bytes) this.#ahead = null;
+      throw e;
+    }
   }
 
   /** A block was accepted: its coinbase and key id are spent. */
@@ -149,18 +159,26 @@ export class WorkBuilder {
     const ahead = this.#ahead;
     if (ahead?.key === key) {
       this.#ahead = null;
-      this.#cached = ahead;
-      return ahead.bytes;
+      const bytes = await ahead.bytes.catch(() => null);
+      if (bytes !== null) {
+        this.#cached = { key, bytes };
+        return bytes;
+      }
     }
-    const fees = isFoundationHeight(this.opts.chainType, height)
-      ? await this.miner.coinbaseFees(height, txFees)
-      : txFees;
+    const fees = await this.#fees(height, txFees);
     const bytes =
       this.opts.walletUrl === null
         ? await this.miner.burnCoinbase(height, fees)
         : await this.#walletCoinbase(this.opts.walletUrl, height, fees);
     this.#cached = { key, bytes };
     return bytes;
+  }
+
+  /** What the coinbase pays beyond the reward: the fees, and at foundation heights its levy. */
+  #fees(height: bigint, txFees: bigint): Promise<bigint> {
+    return isFoundationHeight(this.opts.chainType, height)
+      ? this.miner.coinbaseFees(height, txFees)
+      : Promise.resolve(txFees);
   }
 
   async #walletCoinbase(url: string, height: bigint, fees: bigint): Promise<CoinbaseBytes> {

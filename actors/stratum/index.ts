@@ -5,6 +5,7 @@
 // once per distinct error and retried shortly, as Epic retries its wallet.
 import { fromHex, toHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
+import { burnCoinbaseIn } from '../../jobs/coinbase.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { type PowVerdict, powItemOfHeader, verifyPows } from '../../jobs/pow.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
@@ -13,6 +14,7 @@ import {
   type ActorFactory,
   actorFromHandlers,
   type LinkedActor,
+  lowerThreadPriority,
   WorkPool,
 } from '../../runtime/index.js';
 import type { ChainProtocol } from '../chain/messages.js';
@@ -23,6 +25,13 @@ import { StratumBackend } from './backend.js';
 import { MAX_ATTEMPT_SECS, StratumJobs } from './jobs.js';
 import type { StratumInit, StratumProtocol } from './messages.js';
 import { StratumServer } from './server.js';
+
+/**
+ * Nice values of the stratum thread and of its proof checkers: when a flood of submits and the
+ * gateway or block processing want the same cores, the miners' work waits, not the node's.
+ */
+const STRATUM_NICE = 5;
+const CHECKER_NICE = 10;
 
 /** How soon a failed build is tried again. */
 const RETRY_MS = 2_000;
@@ -43,6 +52,7 @@ function workBuilder(
   init: StratumInit,
   chain: LinkedActor<ChainProtocol>,
   pool: LinkedActor<PoolProtocol>,
+  workers: WorkPool,
 ) {
   const coinbases = coinbaseMaker(init.chainType, init.foundationPath);
   return new WorkBuilder(
@@ -53,23 +63,29 @@ function workBuilder(
     ),
     {
       coinbaseFees: async (height, fees) => coinbases.coinbaseFees(height, fees),
-      burnCoinbase: async (height, fees) => coinbases.burnCoinbase(height, fees),
+      // Its range proof is made in the worker pool, so this thread keeps serving the miners; here
+      // only when the pool is full of share checks (or failing).
+      burnCoinbase: (height, fees) =>
+        burnCoinbaseIn(workers, init.chainType, height, fees).catch(() =>
+          coinbases.burnCoinbase(height, fees),
+        ),
     },
     { chainType: init.chainType, walletUrl: init.walletUrl },
   );
 }
 
 export const createStratum: ActorFactory<StratumProtocol, StratumInit> = async (init, ctx) => {
+  lowerThreadPriority(STRATUM_NICE);
   installNativeBlake2b();
   installSecpBackend();
   const chain = ctx.actor<ChainProtocol>('chain');
   let server: StratumServer | null = null;
-  const jobs = new StratumJobs(workBuilder(init, chain, ctx.actor<PoolProtocol>('pool')), {
+  const workers = new WorkPool({ threads: init.verifierThreads, nice: CHECKER_NICE });
+  const jobs = new StratumJobs(workBuilder(init, chain, ctx.actor<PoolProtocol>('pool'), workers), {
     minimums: init.minimums,
     hashAt: (height) => headerHashAt(chain, height),
     onJob: (job) => server?.push(job),
   });
-  const workers = new WorkPool({ threads: init.verifierThreads });
   let syncing = false;
   const backend = new StratumBackend({
     params: CHAIN_PARAMS[init.chainType],

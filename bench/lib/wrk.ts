@@ -1,6 +1,6 @@
 // Load from `wrk` (C, Debian package `wrk`) when it is installed: it leaves the servers' CPU
 // alone, where the JavaScript generator in loadgen.ts competes with them on a 2-core machine.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,8 @@ function unit(value: string, suffix: string): number {
   return n; // ms
 }
 
-export function runWrk(opts: WrkOptions): LoadResult {
+/** The Lua script and argv for `opts`, in a temporary directory the caller removes. */
+function prepare(opts: WrkOptions): { dir: string; args: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'mwnode-wrk-'));
   const script = join(dir, 'request.lua');
   const lines = [`wrk.method = "${opts.method}"`];
@@ -57,8 +58,10 @@ export function runWrk(opts: WrkOptions): LoadResult {
     script,
     opts.url,
   ];
-  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
-  rmSync(dir, { recursive: true, force: true });
+  return { dir, args };
+}
+
+function parse(out: string, seconds: number): LoadResult {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
   const pct = (p: string): number => {
     const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
@@ -66,12 +69,31 @@ export function runWrk(opts: WrkOptions): LoadResult {
   };
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  return {
-    requests,
-    seconds: opts.seconds,
-    rps,
-    p50ms: pct('50'),
-    p99ms: pct('99'),
-    errors: non2xx,
-  };
+  return { requests, seconds, rps, p50ms: pct('50'), p99ms: pct('99'), errors: non2xx };
+}
+
+/** Runs wrk to the end; this process waits (nothing else of it runs meanwhile). */
+export function runWrk(opts: WrkOptions): LoadResult {
+  const { dir, args } = prepare(opts);
+  const out = spawnSync('wrk', args, { encoding: 'utf8' }).stdout;
+  rmSync(dir, { recursive: true, force: true });
+  return parse(out, opts.seconds);
+}
+
+/** As runWrk, while this process goes on running (a load of its own beside wrk's). */
+export function runWrkBeside(opts: WrkOptions): Promise<LoadResult> {
+  const { dir, args } = prepare(opts);
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      out += d;
+    });
+    child.once('error', reject);
+    child.once('close', () => {
+      rmSync(dir, { recursive: true, force: true });
+      resolve(parse(out, opts.seconds));
+    });
+  });
 }
