@@ -28,8 +28,8 @@ export interface RpcMethod {
   readonly run: (args: readonly unknown[]) => Promise<JsonValue>;
   /**
    * Our extension of an Epic method: a form with other parameters, run when a call brings as
-   * many as it takes (and not as many as Epic's form). Epic's form, its errors and its purity
-   * stay exactly as they were.
+   * many as it takes (and not as many as Epic's form) and they decode. Epic's form, its errors
+   * (also for calls our form cannot take) and its purity stay exactly as they were.
    */
   readonly extended?: RpcMethod;
 }
@@ -222,8 +222,13 @@ async function invoke(
 ): Promise<JsonValue> {
   const epic = methods.get(name);
   if (epic === undefined) return errorReply(-32601, 'Method not found', id, version);
-  const m = formOf(epic, params);
-  const args = bindArgs(m, params);
+  // A call our form cannot take is Epic's to answer, with Epic's error.
+  let m = formOf(epic, params);
+  let args = bindArgs(m, params);
+  if (typeof args === 'string' && m !== epic) {
+    m = epic;
+    args = bindArgs(epic, params);
+  }
   if (typeof args === 'string') return errorReply(-32602, args, id, version);
   if (m.pure !== true) usage.impure = true;
   let result: JsonValue;

@@ -58,6 +58,14 @@ export function serveTemplateSockets(
   const max = opts.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS;
   const text = notificationText();
   let open = 0;
+  let unsubscribe: (() => void) | null = null;
+  const publish = (p: PublishedTemplate): void => {
+    if (app.numSubscribers(TOPIC) > 0) app.publish(TOPIC, text(p));
+  };
+  const stopFeed = (): void => {
+    unsubscribe?.();
+    unsubscribe = null;
+  };
   app.ws<Subscriber>(TEMPLATE_WS_PATH, {
     compression: 0,
     maxPayloadLength: MAX_INCOMING,
@@ -79,6 +87,8 @@ export function serveTemplateSockets(
     },
     open: (ws) => {
       open++;
+      // The feed builds templates ahead only while someone listens.
+      unsubscribe ??= opts.feed.subscribe(publish);
       const sub = ws.getUserData();
       // Subscribed only once the current template is sent: nothing can come before it.
       opts.feed.latest().then(
@@ -99,10 +109,8 @@ export function serveTemplateSockets(
     close: (ws) => {
       open--;
       ws.getUserData().closed = true;
+      if (open === 0) stopFeed();
     },
   });
-  const unsubscribe = opts.feed.subscribe((p) => {
-    if (app.numSubscribers(TOPIC) > 0) app.publish(TOPIC, text(p));
-  });
-  return { subscribers: () => open, close: unsubscribe };
+  return { subscribers: () => open, close: stopFeed };
 }

@@ -112,26 +112,34 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     const addrs = list.filter((p) => p.direction === 'Outbound').map((p) => formatPeerAddr(p.addr));
     pool.ask('outboundPeers', { addrs }).catch(() => {});
   });
-  // The gateway's template feed looks again after every head and pool change.
+  // Work is built for a new head once the pool has reconciled with its block (stratum jobs, the
+  // gateway's template feed): before, the block's own transactions would still be mineable. The
+  // feed also looks again at every pool change.
+  const settledWatchers: (() => void)[] = [];
   const stateWatchers: (() => void)[] = [];
-  const stateChanged = () => {
-    for (const w of stateWatchers) w();
+  const notify = (watchers: readonly (() => void)[]) => {
+    for (const w of watchers) w();
   };
   chain.watch('head', (h) => {
     head = h;
     replicaReads.headMoved();
-    stateChanged();
     void headToPeers(h);
     // Epic's block-accepted hook: the pool reconciles with the new head's block.
-    pool.ask('headChanged', { hash: h.tip.lastBlockPushed }).catch((e: unknown) => {
-      log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });
-    });
+    pool
+      .ask('headChanged', { hash: h.tip.lastBlockPushed })
+      .catch((e: unknown) => {
+        log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });
+      })
+      .finally(() => {
+        notify(settledWatchers);
+        notify(stateWatchers);
+      });
   });
   chain.watch('busy', (busy) => replicaReads.setBusy(busy));
   let poolGeneration = 0;
   pool.watch('generation', (g) => {
     poolGeneration = g;
-    stateChanged();
+    notify(stateWatchers);
   });
   let connected: readonly ConnectedPeer[] = NO_PEERS;
   // What get_status shows: the peers' sync state, except while the chain imports an archive
@@ -201,7 +209,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   });
   // ---- console line, stratum server (node/stratum.ts), local test miner (node/miner.ts) ----
   announceApi(config, addr, tls !== null);
-  const stratum = await startStratum(config, system, chain, {
+  const stratum = await startStratum(config, system, (w) => settledWatchers.push(w), {
     now: isSyncing,
     onChange: (w) => syncWatchers.push(w),
   });

@@ -1,12 +1,11 @@
 // The stratum server in the node process (`[server.stratum_mining_config]`
 // enable_stratum_server): spawns the stratum actor linked to the chain and the pool, tells it of
-// each new head and of sync changes, and logs where it listens. A listener that cannot start (its
+// each new head (once the pool has reconciled with it) and of sync changes, and logs where it listens. A listener that cannot start (its
 // port taken) is logged and the node runs on without it, as Epic's node does.
-import type { ChainEvents, ChainProtocol } from '../actors/chain/messages.js';
 import { stratumActor } from '../actors/stratum/messages.js';
 import { formatSocketAddr } from '../config/addr.js';
 import type { ServerConfig } from '../config/types.js';
-import type { ActorRef, ActorSystem } from '../runtime/index.js';
+import type { ActorSystem } from '../runtime/index.js';
 import { log } from './log.js';
 
 export interface StratumHandle {
@@ -16,7 +15,8 @@ export interface StratumHandle {
 export async function startStratum(
   config: ServerConfig,
   system: ActorSystem,
-  chain: ActorRef<ChainProtocol, ChainEvents>,
+  /** Registers a call after each new head, once the pool has reconciled with it. */
+  onHead: (w: () => void) => void,
   syncing: { now: () => boolean; onChange: (f: (syncing: boolean) => void) => void },
 ): Promise<StratumHandle | null> {
   const s = config.stratum;
@@ -43,7 +43,7 @@ export async function startStratum(
     const quiet = () => undefined;
     stratum.ask('setSyncing', { syncing: syncing.now() }).catch(quiet);
     syncing.onChange((now) => stratum.ask('setSyncing', { syncing: now }).catch(quiet));
-    chain.watch('head', () => stratum.ask('headChanged', {}).catch(quiet));
+    onHead(() => stratum.ask('headChanged', {}).catch(quiet));
     const port = await stratum.ask('port', {});
     log('stratum_listening', { addr: formatSocketAddr({ host: s.stratumServerAddr.host, port }) });
     return { port };

@@ -282,3 +282,59 @@ describe('JSON-RPC batches and notifications', () => {
     assert.equal((await call('[null,"unit",null,5,1]')).body, err(-32700, 'Parse error', null));
   });
 });
+
+describe('an extended form beside an Epic method', () => {
+  const table = methodTable([
+    {
+      name: 'template',
+      params: [],
+      pure: true,
+      run: async () => 'epic',
+      extended: {
+        name: 'template',
+        params: [
+          {
+            name: 'poll',
+            decode: (v) => {
+              if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('no');
+              return v;
+            },
+          },
+        ],
+        run: async ([p]) => ({ ours: p as JsonValue }),
+      },
+    },
+  ]);
+  const ask = async (params: string) => {
+    const usage = { impure: false };
+    const body = `{"jsonrpc":"2.0","method":"template","params":${params},"id":1}`;
+    const r = await handleJsonRpc(new TextEncoder().encode(body), table, usage);
+    return { body: JSON.parse(r.body) as JsonValue, impure: usage.impure };
+  };
+
+  it("answers Epic's arity with Epic's form, which stays pure", async () => {
+    assert.deepEqual(await ask('[]'), {
+      body: { id: 1, jsonrpc: '2.0', result: { Ok: 'epic' } },
+      impure: false,
+    });
+  });
+
+  it('answers its own arity, positional or named, with the extension (never pure)', async () => {
+    const ours = {
+      body: { id: 1, jsonrpc: '2.0', result: { Ok: { ours: { a: 1 } } } },
+      impure: true,
+    };
+    assert.deepEqual(await ask('[{"a":1}]'), ours);
+    assert.deepEqual(await ask('{"poll":{"a":1}}'), ours);
+  });
+
+  it("gives Epic's error to what the extension cannot take", async () => {
+    const epic = (message: string) => ({
+      body: { error: { code: -32602, message }, id: 1, jsonrpc: '2.0' },
+      impure: false,
+    });
+    assert.deepEqual(await ask('[1]'), epic('WrongNumberOfArgs. Expected 1. Actual 0'));
+    assert.deepEqual(await ask('{"other":{}}'), epic('ExtraNamedParameter other'));
+    assert.deepEqual(await ask('[{}, 2]'), epic('WrongNumberOfArgs. Expected 2. Actual 0'));
+  });
+});
