@@ -57,6 +57,34 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
       { chainType: 'automated', walletUrl: null },
     );
 
+  /** A Cuckatoo solution of `header` at difficulty 1. */
+  const solve = (header: BlockHeader) => {
+    const solved = solveSlice(
+      {
+        algo: 'cuckatoo',
+        prePow: prePow(header, AUTO),
+        height: header.height,
+        seed: header.pow.seed,
+        target: 1n,
+        startNonce: 0n,
+        budgetMs: 30_000,
+      },
+      { params: AUTO, randomx: null, progpowCache: () => assert.fail('no ProgPoW') },
+    ).solution;
+    assert.ok(solved !== null);
+    return solved;
+  };
+  /** The stratum backend on `jobs`, checking proofs in `pool`, blocks to the local chain. */
+  const backendOf = (jobs: StratumJobs, pool: WorkPool) =>
+    new StratumBackend({
+      params: AUTO,
+      jobs,
+      verify: async (h) =>
+        (await verifyPows(pool, [powItemOfHeader(h, 'automated', 0n)]))[0] as PowVerdict,
+      submitBlock: (bytes) => chain.service.submitBlock(bytes, () => undefined),
+      syncing: () => false,
+    });
+
   it('numbers the work per height, hands each job on, and starts again at a new head', async () => {
     const pushed: StratumJob[] = [];
     const jobs = new StratumJobs(builder(), {
@@ -111,29 +139,9 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(coinbases, 3);
     // The block with the coinbase made ahead is one the chain takes.
-    const header = ahead.header;
-    const solved = solveSlice(
-      {
-        algo: 'cuckatoo',
-        prePow: prePow(header, AUTO),
-        height: header.height,
-        seed: header.pow.seed,
-        target: 1n,
-        startNonce: 0n,
-        budgetMs: 30_000,
-      },
-      { params: AUTO, randomx: null, progpowCache: () => assert.fail('no ProgPoW') },
-    ).solution;
-    assert.ok(solved !== null);
+    const solved = solve(ahead.header);
     const pool = new WorkPool({ threads: 1 });
-    const backend = new StratumBackend({
-      params: AUTO,
-      jobs,
-      verify: async (h) =>
-        (await verifyPows(pool, [powItemOfHeader(h, 'automated', 0n)]))[0] as PowVerdict,
-      submitBlock: (bytes) => chain.service.submitBlock(bytes, () => undefined),
-      syncing: () => false,
-    });
+    const backend = backendOf(jobs, pool);
     const found = await backend
       .submit({ height: 7n, jobId: 0n, nonce: solved.nonce, pow: solved.proof })
       .finally(() => pool.close());
@@ -149,30 +157,11 @@ describe('stratum jobs on a local chain', { timeout: 60_000 }, () => {
         hashAt: async () => new Uint8Array(32),
         onJob: () => undefined,
       });
-      const backend = new StratumBackend({
-        params: AUTO,
-        jobs,
-        verify: async (h) =>
-          (await verifyPows(pool, [powItemOfHeader(h, 'automated', 0n)]))[0] as PowVerdict,
-        submitBlock: (bytes) => chain.service.submitBlock(bytes, () => undefined),
-        syncing: () => false,
-      });
+      const backend = backendOf(jobs, pool);
       await jobs.rebuild();
       const job = backend.job() as StratumJob;
       const header = jobs.work(job.height, 0n)?.work.finalized.header as BlockHeader;
-      const solved = solveSlice(
-        {
-          algo: 'cuckatoo',
-          prePow: prePow(header, AUTO),
-          height: header.height,
-          seed: header.pow.seed,
-          target: 1n,
-          startNonce: 0n,
-          budgetMs: 30_000,
-        },
-        { params: AUTO, randomx: null, progpowCache: () => assert.fail('no ProgPoW') },
-      ).solution;
-      assert.ok(solved !== null);
+      const solved = solve(header);
       const at = { height: job.height, jobId: 0n, nonce: solved.nonce };
       assert.deepEqual(
         await backend.submit({ ...at, height: job.height + 1n, pow: solved.proof }),
