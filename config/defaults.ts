@@ -105,6 +105,7 @@ export function defaultServerConfig(
 ): ServerConfig {
   return {
     chainType: chain,
+    notices: [],
     networkDir,
     dbRoot: join(dataDir, CHAIN_DATA_DIR_NAME),
     apiHttpAddr: { host: LOOPBACK, port: CHAIN_PARAMS[chain].apiPort },

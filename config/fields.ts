@@ -1,6 +1,7 @@
 // Typed, validated reads from one parsed TOML table. Every getter names the full key in its
 // error, takes the default for a missing key, and leaves keys it is not asked about alone, so
-// unknown keys are ignored as Epic's serde structs ignore them.
+// unknown keys are ignored as Epic's serde structs ignore them; each reader remembers what it
+// was asked, so that what nobody asked for can be reported (key_audit.ts).
 import { isAbsolute, resolve } from 'node:path';
 import type { TomlTable, TomlValue } from 'smol-toml';
 import { isIpAddress, parseSocketAddr } from './addr.js';
@@ -39,6 +40,10 @@ export class TableReader {
   /** Relative paths in the file are resolved against this directory. */
   readonly baseDir: string;
   private readonly values: TomlTable;
+  /** Keys asked for, present or not: the keys the code reading this table knows. */
+  readonly asked = new Set<string>();
+  /** Readers of the sub-tables asked for. */
+  readonly children: TableReader[] = [];
 
   constructor(file: string, prefix: string, values: TomlTable, baseDir: string) {
     this.file = file;
@@ -55,7 +60,13 @@ export class TableReader {
     return this.prefix === '' ? key : `${this.prefix}.${key}`;
   }
 
+  /** Keys present in this table that nothing asked for. */
+  unasked(): string[] {
+    return Object.keys(this.values).filter((k) => !this.asked.has(k));
+  }
+
   private get(key: string): TomlValue | undefined {
+    this.asked.add(key);
     return Object.hasOwn(this.values, key) ? this.values[key] : undefined;
   }
 
@@ -82,7 +93,9 @@ export class TableReader {
   /** A sub-table; a missing one reads as empty, so all its keys take their defaults. */
   table(key: string): TableReader {
     const value = this.typed(key, 'a table', isTable) ?? {};
-    return new TableReader(this.file, this.keyPath(key), value, this.baseDir);
+    const child = new TableReader(this.file, this.keyPath(key), value, this.baseDir);
+    this.children.push(child);
+    return child;
   }
 
   optionalString(key: string): string | null {

@@ -13,6 +13,7 @@ import {
   defaultStratum,
 } from './defaults.js';
 import { listWords, quoteValue, type TableReader } from './fields.js';
+import { auditKeys, type EpicOnlyKeys } from './key_audit.js';
 import { parseConfigRoot, readChainTypeKey } from './toml_file.js';
 import type {
   ChainValidationMode,
@@ -181,8 +182,36 @@ function readRateLimit(s: TableReader): ServerConfig['apiRateLimit'] {
   return perSecond === 0 ? null : { perSecond, burst };
 }
 
+/**
+ * Keys of Epic 4.0's `epic-server.toml` that mwnode reads nowhere, per table: named as Epic's
+ * when found (key_audit.ts), not as unknown.
+ */
+const EPIC_ONLY_KEYS: EpicOnlyKeys = new Map([
+  ['', new Set(['logging'])],
+  [
+    'server',
+    new Set([
+      'skip_pow_validation',
+      'disable_checkpoints',
+      'run_tui',
+      'only_randomx',
+      'no_progpow',
+      'webhook_config',
+      'tor',
+      'tor_config',
+      'policy_config',
+    ]),
+  ],
+  ['server.p2p_config', new Set(['peer_max_count', 'peer_min_preferred_count', 'dandelion_peer'])],
+]);
+
 export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
-  const s = parseConfigRoot(text, opts.file, 'server').table('server');
+  const root = parseConfigRoot(text, opts.file, 'server');
+  const config = readServer(root.table('server'), opts);
+  return { ...config, notices: auditKeys(root, text, EPIC_ONLY_KEYS) };
+}
+
+function readServer(s: TableReader, opts: ParseOptions): Omit<ServerConfig, 'notices'> {
   const chain = readChainTypeKey(s, opts.chain, chainFlagHint);
   const d = defaultServerConfig(chain, opts.networkDir);
   return {

@@ -2,6 +2,7 @@
 // type are applied and relative paths are resolved. Plain data, so it can cross threads.
 import type { ChainType } from '../core/chain_type.js';
 import type { Policy } from '../core/types/pow.js';
+import type { KeyNotice } from './key_audit.js';
 
 export interface ListenAddr {
   readonly host: string;
@@ -10,6 +11,8 @@ export interface ListenAddr {
 
 export interface ServerConfig {
   readonly chainType: ChainType;
+  /** What the file holds that mwnode ignores, to be said at start (config/key_audit.ts). */
+  readonly notices: readonly KeyNotice[];
   /** The network directory, `<home>/<main|floo|user|auto>`. */
   readonly networkDir: string;
   /** `[server] db_root`: directory of the chain database. */

@@ -13,6 +13,7 @@ import type { SyncStatus } from '../actors/peers/sync.js';
 import { poolActor } from '../actors/pool/messages.js';
 import { VERSION } from '../cli/info.js';
 import { formatSocketAddr } from '../config/addr.js';
+import { describeNotice } from '../config/key_audit.js';
 import { readApiSecrets } from '../config/secrets.js';
 import type { ServerConfig } from '../config/types.js';
 import { ReplicaReads } from '../gateway/replica_reads.js';
@@ -65,6 +66,16 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   installNativeBlake2b(); // the gateway's and inline actors' hashing on this thread
   const secrets = readApiSecrets(config);
   const tls = loadTls(config);
+  // Said once, at start: keys the file holds that mwnode ignores (config/key_audit.ts).
+  for (const n of config.notices)
+    log('config_key_ignored', {
+      key: n.key,
+      kind: n.kind,
+      file: n.file,
+      line: n.line,
+      closest: n.closest,
+      message: describeNotice(n),
+    });
   // Verification workers (started by the actors below, which copy this environment) keep ProgPoW
   // epoch caches on disk beside the miner's, so an epoch is built once per machine.
   process.env[PROGPOW_CACHE_DIR_ENV] ||= join(config.networkDir, 'progpow_cache');

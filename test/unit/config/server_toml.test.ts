@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chainTypeFromName, defaultServerConfig } from '../../../config/defaults.js';
 import { ConfigError } from '../../../config/errors.js';
+import { describeNotice } from '../../../config/key_audit.js';
 import { parseServerToml } from '../../../config/server_toml.js';
 import { renderServerToml } from '../../../config/template.js';
 import type { ServerConfig } from '../../../config/types.js';
@@ -154,7 +155,58 @@ describe('server config parsing', () => {
       ...defaultServerConfig('usernet', NET),
       apiSecretPath: null,
       p2p: { ...defaultServerConfig('usernet', NET).p2p, port: 5 },
+      notices: [
+        { file: FILE, key: 'logging', line: 5, kind: 'unimplemented', closest: null },
+        { file: FILE, key: 'server.frobnicate', line: 2, kind: 'unknown', closest: null },
+      ],
     });
+  });
+
+  it('names each key it ignores: misspelt ones with the closest known key, Epic-only ones as such', () => {
+    const text = [
+      '# an Epic 4.0 file, edited by hand',
+      '[server]',
+      'chain_type = "Floonet"',
+      'api_http_adr = "127.0.0.1:13413"',
+      'run_tui = false',
+      'archive_mod = true',
+      '',
+      '[server.p2p_config]',
+      'seedz = ["10.0.0.1:13414"]',
+      'peer_max_count = 125',
+      '',
+      '[server.webhook_config]',
+      'nthreads = 4',
+      '',
+      '[server.stratum_mining_config]',
+      '"burn_rewards" = true',
+      '',
+      '[logging]',
+      'log_to_file = true',
+    ].join('\n');
+    const notice = (
+      key: string,
+      line: number,
+      kind: 'unknown' | 'unimplemented',
+      closest: string | null = null,
+    ) => ({ file: FILE, key, line, kind, closest });
+    const c = parse(text, 'floonet');
+    assert.deepEqual(c.notices, [
+      notice('logging', 18, 'unimplemented'),
+      notice('server.api_http_adr', 4, 'unknown', 'api_http_addr'),
+      notice('server.run_tui', 5, 'unimplemented'),
+      notice('server.archive_mod', 6, 'unknown', 'archive_mode'),
+      notice('server.webhook_config', 12, 'unimplemented'),
+      notice('server.p2p_config.seedz', 9, 'unknown', 'seeds'),
+      notice('server.p2p_config.peer_max_count', 10, 'unimplemented'),
+      notice('server.stratum_mining_config.burn_rewards', 16, 'unknown', 'burn_reward'),
+    ]);
+    assert.equal(c.archiveMode, false, 'a misspelt key takes no effect');
+    assert.deepEqual(c.notices.map(describeNotice).slice(0, 3), [
+      `${FILE} line 18: logging is Epic's, but mwnode does not implement it: ignored`,
+      `${FILE} line 4: unknown key server.api_http_adr (did you mean api_http_addr?): ignored`,
+      `${FILE} line 5: server.run_tui is Epic's, but mwnode does not implement it: ignored`,
+    ]);
   });
 
   it('run_test_miner and test_miner_wallet_url override the chain defaults', () => {
