@@ -1,6 +1,6 @@
 // `mwwallet.toml`: epic-wallet's `epic-wallet.toml` keys (`config/src/types.rs`) read into a
 // WalletConfig, and written back as a commented file. Sections [wallet], [logging], [tor] and
-// [epicbox]; unknown keys are ignored as serde ignores them; every missing key takes the
+// [epicbox]; unknown keys are ignored as serde ignores them, and named (key_audit.ts); every missing key takes the
 // default of the chain; relative paths are taken from the file's directory.
 //
 // Differences from Epic, on purpose:
@@ -20,6 +20,7 @@ import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
 import { CHAIN_TYPE_NAMES } from './defaults.js';
 import { listWords, quoteValue, type TableReader } from './fields.js';
 import { API_SECRET_FILE_NAME } from './home.js';
+import { auditKeys, type KeyNotice } from './key_audit.js';
 import { tomlString } from './template.js';
 import {
   createConfigFile,
@@ -68,6 +69,8 @@ export interface EpicboxConfig {
 
 export interface WalletConfig {
   readonly chainType: ChainType;
+  /** What the file holds that mwwallet ignores, to be said when it is read (key_audit.ts). */
+  readonly notices: readonly KeyNotice[];
   /** The directory the wallet's files live in (the node's network directory by default). */
   readonly topDir: string;
   /** Foreign listener. */
@@ -131,6 +134,7 @@ export function defaultWalletConfig(chain: ChainType, topDir: string): WalletCon
   const params = CHAIN_PARAMS[chain];
   return {
     chainType: chain,
+    notices: [],
     topDir,
     apiListenInterface: LOOPBACK,
     apiListenPort: params.walletForeignPort,
@@ -249,7 +253,7 @@ export function parseWalletToml(text: string, opts: WalletParseOptions): WalletC
   const chain = readChainTypeKey(w, opts.chain);
   const d = defaultWalletConfig(chain, opts.topDir);
   const tls = readTls(w);
-  return {
+  const config: Omit<WalletConfig, 'notices'> = {
     chainType: chain,
     topDir: opts.topDir,
     apiListenInterface: w.ipAddress('api_listen_interface', d.apiListenInterface),
@@ -275,6 +279,8 @@ export function parseWalletToml(text: string, opts: WalletParseOptions): WalletC
     tor: readTor(root.table('tor'), d.tor),
     epicbox: readEpicbox(root.table('epicbox'), d.epicbox),
   };
+  // Every key of Epic's wallet file is read (Tor and Epicbox too), so whatever is left is unknown.
+  return { ...config, notices: auditKeys(root, text, new Map()) };
 }
 
 /** Reads and validates one `mwwallet.toml` (at most CONFIG_FILE_LIMIT bytes). */

@@ -8,6 +8,7 @@ import type { WalletApi } from '../../actors/wallet/api.js';
 import { walletActor } from '../../actors/wallet/messages.js';
 import { remoteWalletApi } from '../../actors/wallet/remote.js';
 import { defaultHome, networkDir } from '../../config/home.js';
+import { describeNotice } from '../../config/key_audit.js';
 import {
   type LoadedWalletConfig,
   loadWalletConfig,
@@ -38,8 +39,15 @@ export function chainOf(g: WalletGlobals): ChainType {
 export const topDirOf = (g: WalletGlobals): string =>
   networkDir(g.home ?? defaultHome(), chainOf(g));
 
+let noticesSaid = false;
+
+/** The wallet's configuration; keys of its file it ignores are said once per process. */
 export function walletConfig(g: WalletGlobals): LoadedWalletConfig {
-  return loadWalletConfig({ topDir: topDirOf(g), chain: chainOf(g) });
+  const loaded = loadWalletConfig({ topDir: topDirOf(g), chain: chainOf(g) });
+  if (!noticesSaid)
+    for (const n of loaded.config.notices) process.stderr.write(`mwwallet: ${describeNotice(n)}\n`);
+  noticesSaid = true;
+  return loaded;
 }
 
 /** Writes `<top>/mwwallet.toml` with the defaults when no configuration file exists yet. */

@@ -77,9 +77,21 @@ describe('parseWalletToml', () => {
         'unknown_key = 1',
         '[logging]',
         'stdout_log_level = "WARN"',
+        'log_max_sise = 5',
       ].join('\n'),
       'floonet',
     );
+    // Ignored, and named with its line (and the key it most resembles).
+    assert.deepEqual(c.notices, [
+      { file: FILE, key: 'wallet.unknown_key', line: 13, kind: 'unknown', closest: null },
+      {
+        file: FILE,
+        key: 'logging.log_max_sise',
+        line: 16,
+        kind: 'unknown',
+        closest: 'log_max_size',
+      },
+    ]);
     assert.equal(c.apiListenInterface, '0.0.0.0');
     assert.equal(c.apiListenPort, 4000);
     assert.equal(c.ownerApiListenPort, 4001);
