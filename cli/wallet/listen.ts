@@ -67,6 +67,13 @@ export async function runListeners(
         addr: formatSocketAddr({ host: foreignHost, port: gateway.foreignPort }),
         tls,
       });
+    // Epic would also publish the foreign API as an onion service; said once, not pretended.
+    if (gateway.foreignPort !== null && config.tor.useTorListener)
+      log('tor_not_implemented', {
+        key: 'tor.use_tor_listener',
+        message:
+          'use_tor_listener = true, but mwwallet runs no Tor listener: the foreign API is served over HTTP(S) only',
+      });
     await untilSignal();
     gateway.close();
     return 0;
