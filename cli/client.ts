@@ -52,11 +52,43 @@ async function readLimited(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function httpFailure(status: number): ClientError {
+/** What a refusal says; the node's own text (Epic's errors are plain text) when it sent one. */
+function httpFailure(status: number, body: string): ClientError {
   if (status === 401) {
     return new ClientError('the node refused the API secret (HTTP 401); check api_secret_path');
   }
-  return new ClientError(`the node answered HTTP ${status}`);
+  const said = body.trim().slice(0, 200);
+  return new ClientError(`the node answered HTTP ${status}${said === '' ? '' : `: ${said}`}`);
+}
+
+/** Sends `method path` to the node's API with the credential and returns the JSON it answers. */
+export async function requestJson(
+  addr: ListenAddr,
+  method: 'GET' | 'POST',
+  path: string,
+  secret: string | null,
+): Promise<JsonValue> {
+  const url = `http://${formatSocketAddr(addr)}${path}`;
+  const headers: Record<string, string> =
+    secret === null ? {} : { authorization: basicAuthHeader(secret) };
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers,
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (err) {
+    throw new ClientError(
+      `cannot reach the node at http://${formatSocketAddr(addr)}: ${networkReason(err)}`,
+    );
+  }
+  const text = await readLimited(res);
+  if (res.status !== 200) throw httpFailure(res.status, text);
+  const body = parseJsonOrUndefined(text);
+  if (body === undefined) throw new ClientError('the node answered something that is not JSON');
+  return body;
 }
 
 /** GETs `path` from the node's API and returns the JSON object it answers. */
@@ -65,32 +97,17 @@ export async function getJson(
   path: string,
   secret: string | null,
 ): Promise<JsonObject> {
-  const url = `http://${formatSocketAddr(addr)}${path}`;
-  const headers: Record<string, string> =
-    secret === null ? {} : { authorization: basicAuthHeader(secret) };
-  let res: Response;
-  try {
-    res = await fetch(url, { headers, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    throw new ClientError(
-      `cannot reach the node at http://${formatSocketAddr(addr)}: ${networkReason(err)}`,
-    );
-  }
-  if (res.status !== 200) {
-    await res.body?.cancel();
-    throw httpFailure(res.status);
-  }
-  const body = parseJsonOrNull(await readLimited(res));
+  const body = await requestJson(addr, 'GET', path, secret);
   if (!isJsonObject(body))
     throw new ClientError('the node answered something that is not a JSON object');
   return body;
 }
 
-function parseJsonOrNull(text: string): JsonValue {
+function parseJsonOrUndefined(text: string): JsonValue | undefined {
   try {
     return parseJson(text);
   } catch {
-    return null;
+    return undefined;
   }
 }
 
@@ -107,7 +124,7 @@ function scalar(value: JsonValue): string {
 }
 
 /** `cuckaroo 0, cuckatoo 0, progpow 5, randomx 7`: every algorithm present, by name. */
-function formatDifficulty(value: JsonValue): string {
+export function formatDifficulty(value: JsonValue): string {
   if (!isJsonObject(value)) return scalar(value);
   const keys = Object.keys(value).sort();
   return keys.map((k) => `${k} ${scalar(value[k] ?? null)}`).join(', ');
@@ -154,11 +171,14 @@ export function formatStatus(status: JsonObject): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The owner credential the config points at, if any. */
+export function ownerSecretOf(config: ServerConfig): string | null {
+  return config.apiSecretPath === null ? null : readApiSecretIfPresent(config.apiSecretPath);
+}
+
 /** Fetches `/v1/status` with the owner credential the config points at. */
 export function fetchStatus(config: ServerConfig): Promise<JsonObject> {
-  const secret =
-    config.apiSecretPath === null ? null : readApiSecretIfPresent(config.apiSecretPath);
-  return getJson(config.apiHttpAddr, '/v1/status', secret);
+  return getJson(config.apiHttpAddr, '/v1/status', ownerSecretOf(config));
 }
 
 /** Fetches and formats `/v1/status`. */

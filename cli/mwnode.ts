@@ -1,7 +1,9 @@
 // `mwnode`: the node executable. Epic's command line, with `mwnode` names:
 //   mwnode [--floonet|--usernet|--auto] [--home DIR] server [--config_file PATH] run
 //   mwnode … server config
-//   mwnode … client status [--watch]
+//   mwnode … client status [--watch] [--json]
+//   mwnode … client listconnectedpeers [--json]
+//   mwnode … client ban|unban -p ADDR [--json]
 //   mwnode pow randomx KEY_HEX INPUT_HEX
 //   mwnode foundation verify FILE
 import { type Command, Option } from 'commander';
@@ -12,11 +14,13 @@ import { defaultHome } from '../config/home.js';
 import { loadServerConfig, writeDefaultConfigIn } from '../config/load.js';
 import { SecretFileError } from '../config/secrets.js';
 import type { ChainType } from '../core/chain_type.js';
+import { stringifyJson } from '../core/json/stringify.js';
 import { TlsConfigError } from '../gateway/tls.js';
 import { ListenError } from '../gateway/uws.js';
 import { runNode } from '../node/server.js';
 import { ActorInitError } from '../runtime/index.js';
 import { ClientError, fetchStatus, fetchStatusText } from './client.js';
+import { listConnectedPeers, PeerAddressError, setPeerBan } from './client_peers.js';
 import { EmptyFoundationFileError, verifyFoundationFile } from './foundation.js';
 import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
 import { type ActionRunner, newProgram, runCli, say as sayAs } from './program.js';
@@ -68,8 +72,17 @@ function serverConfig(opts: GlobalOptions): number {
   return 0;
 }
 
-async function clientStatus(opts: GlobalOptions & { watch?: boolean }): Promise<number> {
-  const { config } = loadServerConfig({ home: homeOf(opts), chain: chainOf(opts) });
+const clientConfig = (opts: GlobalOptions) =>
+  loadServerConfig({ home: homeOf(opts), chain: chainOf(opts) }).config;
+
+async function clientStatus(
+  opts: GlobalOptions & { watch?: boolean; json?: boolean },
+): Promise<number> {
+  const config = clientConfig(opts);
+  if (opts.json === true) {
+    process.stdout.write(`${stringifyJson(await fetchStatus(config), { pretty: true })}\n`);
+    return 0;
+  }
   process.stdout.write(await fetchStatusText(config));
   if (opts.watch !== true) return 0;
   return watchSync({
@@ -96,7 +109,13 @@ function buildProgram(run: ActionRunner): Command {
         'Run the automated-testing chain (tiny proof of work; development and tests)',
       ),
     )
-    .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)');
+    .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)')
+    // A bare `epic` starts its server; a bare mwnode only prints this help, so that a mistyped
+    // command never starts a node by accident.
+    .addHelpText(
+      'after',
+      '\nStart the node with `mwnode server run` (a bare `epic` starts its server; a bare\n`mwnode` prints this help).',
+    );
 
   const server = program
     .command('server')
@@ -116,7 +135,32 @@ function buildProgram(run: ActionRunner): Command {
     .command('status')
     .description('Print the status of the node')
     .option('-w, --watch', 'Then follow its sync (pace, time left) until it reaches no_sync')
+    .option('--json', "Print the node's status as JSON instead")
     .action((_o, cmd: Command) => run(() => clientStatus(cmd.optsWithGlobals<GlobalOptions>())));
+  client
+    .command('listconnectedpeers')
+    .description('List the peers the node is connected to')
+    .option('--json', "Print the node's JSON list instead")
+    .action((_o, cmd: Command) =>
+      run(async () => {
+        const o = cmd.optsWithGlobals<GlobalOptions & { json?: boolean }>();
+        process.stdout.write(await listConnectedPeers(clientConfig(o), o.json === true));
+        return 0;
+      }),
+    );
+  for (const ban of [true, false])
+    client
+      .command(ban ? 'ban' : 'unban')
+      .description(ban ? 'Ban a peer (and drop it if connected)' : 'Lift the ban of a peer')
+      .requiredOption('-p, --peer <ADDR>', 'The peer, ip:port')
+      .option('--json', 'Print the outcome as JSON')
+      .action((_o, cmd: Command) =>
+        run(async () => {
+          const o = cmd.optsWithGlobals<GlobalOptions & { json?: boolean; peer: string }>();
+          process.stdout.write(await setPeerBan(clientConfig(o), o.peer, ban, o.json === true));
+          return 0;
+        }),
+      );
 
   const pow = program.command('pow').description('Proof-of-work tools');
   pow
@@ -161,7 +205,8 @@ function expectedMessage(err: unknown): string | null {
   return expected ? err.message : null;
 }
 
-const isUsageError = (err: unknown): err is PowUsageError => err instanceof PowUsageError;
+const isUsageError = (err: unknown): err is PowUsageError | PeerAddressError =>
+  err instanceof PowUsageError || err instanceof PeerAddressError;
 
 process.exitCode = await runCli(
   { name: NAME, build: buildProgram, expectedMessage, isUsageError },

@@ -121,6 +121,22 @@ describe('executables', () => {
     ]) {
       assert.ok(res.out.includes(`  ${cmd} `), cmd);
     }
+    assert.ok(
+      res.out.endsWith(
+        '\nStart the node with `mwnode server run` (a bare `epic` starts its server; a bare\n`mwnode` prints this help).\n',
+      ),
+    );
+  });
+
+  it('mwnode client --help lists exactly the client commands that exist', async () => {
+    const res = await run('mwnode', ['client', '--help']);
+    assert.equal(res.code, 0);
+    const commands = res.out
+      .split('Commands:\n')[1]
+      ?.split('\n')
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim().split(' ')[0]);
+    assert.deepEqual(commands, ['status', 'listconnectedpeers', 'ban', 'unban', 'help']);
   });
 });
 
@@ -249,6 +265,20 @@ describe('mwnode client status', () => {
           '',
         ].join('\n'),
       });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("--json prints the node's status as JSON, u64 values exact", async () => {
+    const { server, port } = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(STATUS);
+    });
+    try {
+      const res = await run('mwnode', ['client', 'status', '--json'], configDir(port));
+      assert.deepEqual([res.code, res.err], [0, '']);
+      assert.ok(res.out.includes('"randomx": 18446744073709551615'));
+      assert.equal(res.out.replace(/\s+/g, ''), STATUS.replace(/\s+/g, ''));
     } finally {
       server.close();
     }
