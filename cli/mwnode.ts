@@ -4,6 +4,7 @@
 //   mwnode … client status [--watch] [--json]
 //   mwnode … client listconnectedpeers [--json]
 //   mwnode … client ban|unban -p ADDR [--json]
+//   mwnode … db backup|restore FILE
 //   mwnode pow randomx KEY_HEX INPUT_HEX
 //   mwnode foundation verify FILE
 import { type Command, Option } from 'commander';
@@ -21,6 +22,7 @@ import { runNode } from '../node/server.js';
 import { ActorInitError } from '../runtime/index.js';
 import { ClientError, fetchStatus, fetchStatusText } from './client.js';
 import { listConnectedPeers, PeerAddressError, setPeerBan } from './client_peers.js';
+import { backupChain, DbCommandError, restoreChain } from './db.js';
 import { EmptyFoundationFileError, verifyFoundationFile } from './foundation.js';
 import { PowUsageError, powRandomX, RandomXUnavailableError } from './pow.js';
 import { type ActionRunner, newProgram, runCli, say as sayAs } from './program.js';
@@ -162,6 +164,28 @@ function buildProgram(run: ActionRunner): Command {
         }),
       );
 
+  const db = program.command('db').description('Back up and restore the chain database');
+  db.command('backup')
+    .description("Copy a running node's chain database, consistent as of one moment, into FILE")
+    .argument('<FILE>', 'the copy to write (must not exist)')
+    .action((file: string, _o, cmd: Command) =>
+      run(() => {
+        process.stdout.write(backupChain(clientConfig(cmd.optsWithGlobals<GlobalOptions>()), file));
+        return 0;
+      }),
+    );
+  db.command('restore')
+    .description('Put a backup in place for a stopped node whose db_root has no chain')
+    .argument('<FILE>', 'a file written by `mwnode db backup`')
+    .action((file: string, _o, cmd: Command) =>
+      run(() => {
+        process.stdout.write(
+          restoreChain(clientConfig(cmd.optsWithGlobals<GlobalOptions>()), file),
+        );
+        return 0;
+      }),
+    );
+
   const pow = program.command('pow').description('Proof-of-work tools');
   pow
     .command('randomx')
@@ -199,6 +223,7 @@ function expectedMessage(err: unknown): string | null {
     err instanceof ListenError ||
     err instanceof ActorInitError ||
     err instanceof ClientError ||
+    err instanceof DbCommandError ||
     err instanceof RandomXUnavailableError ||
     err instanceof FoundationPathError ||
     err instanceof EmptyFoundationFileError;
