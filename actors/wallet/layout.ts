@@ -24,6 +24,37 @@ export const WALLET_DB_DIR = 'db';
 export const WALLET_DB_FILE = 'wallet.sqlite';
 export const SCHEMA_VERSION = 1;
 
+/**
+ * The steps that bring a store from each older schema to the next: `WALLET_MIGRATIONS[v - 1]`
+ * takes schema v to v + 1. Schema 1 is the first; a change of the schema appends a step here and
+ * raises SCHEMA_VERSION, so that stores written before it are upgraded in place, not refused.
+ */
+export const WALLET_MIGRATIONS: readonly string[] = [];
+
+/**
+ * Brings a store of schema `from` to `to`, step by step, inside the caller's transaction (a step
+ * that fails leaves the store as it was). A store of a newer schema is refused, not misread.
+ */
+export function migrateWalletSchema(
+  conn: Database.Database,
+  from: number,
+  to: number = SCHEMA_VERSION,
+  steps: readonly string[] = WALLET_MIGRATIONS,
+): void {
+  if (from > to)
+    throw new Error(
+      `schema version ${from} is newer than this wallet's (${to}): use a newer mwwallet`,
+    );
+  if (!Number.isInteger(from) || from < 1)
+    throw new Error(`schema version ${from} is not one of ours`);
+  for (let v = from; v < to; v++) {
+    const step = steps[v - 1];
+    if (step === undefined) throw new Error(`no upgrade from schema version ${v} to ${v + 1}`);
+    conn.exec(step);
+  }
+  if (from !== to) conn.prepare('UPDATE schema_version SET version = ? WHERE id = 0').run(to);
+}
+
 export interface WalletLayout {
   readonly topDir: string;
   /** `<top>/wallet_data` unless the config's `data_file_dir` says otherwise. */
@@ -148,8 +179,8 @@ function backendError(dbFile: string, e: unknown): WalletFailure {
 
 /**
  * Opens (creating when missing) the wallet database: WAL, full fsync on commit so a state change
- * that returned survives a crash, schema created or checked. A database written by a newer
- * schema is refused rather than misread.
+ * that returned survives a crash, schema created, or upgraded from an older one
+ * (migrateWalletSchema). A database written by a newer schema is refused rather than misread.
  */
 export function openWalletDb(layout: WalletLayout): Database.Database {
   let db: Database.Database | null = null;
@@ -166,9 +197,7 @@ export function openWalletDb(layout: WalletLayout): Database.Database {
         | undefined;
       if (row === undefined) {
         conn.prepare('INSERT INTO schema_version (id, version) VALUES (0, ?)').run(SCHEMA_VERSION);
-      } else if (row.version !== SCHEMA_VERSION) {
-        throw new Error(`schema version ${row.version}, this wallet reads ${SCHEMA_VERSION}`);
-      }
+      } else migrateWalletSchema(conn, row.version);
     })();
     return conn;
   } catch (e) {

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { defaultWalletTopDir, walletLayout } from '../../../actors/wallet/layout.js';
+import {
+  defaultWalletTopDir,
+  migrateWalletSchema,
+  SCHEMA_VERSION,
+  WALLET_MIGRATIONS,
+  walletLayout,
+} from '../../../actors/wallet/layout.js';
 import { WalletStore } from '../../../actors/wallet/store.js';
 import { defaultAccountId, Identifier, nextAccountId } from '../../../core/keychain/identifier.js';
 import { ExtKeychain } from '../../../core/keychain/keychain.js';
@@ -227,7 +233,7 @@ describe('WalletStore', () => {
     );
   });
 
-  it('refuses a database of another schema version', () => {
+  it('refuses a database of a newer schema version, saying which', () => {
     const s = freshStore();
     const layout = s.layout;
     s.close();
@@ -236,7 +242,78 @@ describe('WalletStore', () => {
     raw.close();
     assert.throws(
       () => new WalletStore(layout),
-      (e) => e instanceof WalletFailure && /schema version 99/.test(e.message),
+      (e) =>
+        e instanceof WalletFailure &&
+        e.message.endsWith(
+          `schema version 99 is newer than this wallet's (${SCHEMA_VERSION}): use a newer mwwallet`,
+        ),
     );
+  });
+});
+
+describe('wallet schema migrations', () => {
+  /** A store at schema 1 with one account and one output, and its raw connection. */
+  function storeAtOne(): { conn: Database.Database; layout: ReturnType<typeof walletLayout> } {
+    const s = freshStore();
+    s.saveOutput(OUT);
+    const layout = s.layout;
+    s.close();
+    return { conn: new Database(layout.dbFile), layout };
+  }
+  const version = (conn: Database.Database) =>
+    (conn.prepare('SELECT version FROM schema_version').get() as { version: number }).version;
+  const STEPS = [
+    'ALTER TABLE outputs ADD COLUMN note TEXT',
+    "CREATE TABLE labels (name TEXT PRIMARY KEY); INSERT INTO labels VALUES ('x');",
+  ];
+
+  it('brings a store from schema 1 up step by step, its data kept', () => {
+    const { conn } = storeAtOne();
+    try {
+      conn.transaction(() => migrateWalletSchema(conn, 1, 3, STEPS))();
+      assert.equal(version(conn), 3);
+      assert.deepEqual(conn.prepare('SELECT key_id, note FROM outputs').all(), [
+        { key_id: OUT.keyId.toHex(), note: null },
+      ]);
+      assert.deepEqual(conn.prepare('SELECT name FROM labels').all(), [{ name: 'x' }]);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('leaves the store as it was when a step fails', () => {
+    const { conn } = storeAtOne();
+    try {
+      assert.throws(
+        () =>
+          conn.transaction(() =>
+            migrateWalletSchema(conn, 1, 3, [STEPS[0] as string, 'CREATE TABLE outputs (x)']),
+          )(),
+        /table outputs already exists/,
+      );
+      assert.equal(version(conn), 1);
+      const columns = conn.prepare("SELECT name FROM pragma_table_info('outputs')").all();
+      assert.equal(
+        columns.some((c) => (c as { name: string }).name === 'note'),
+        false,
+      );
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('says when no step leads from a schema, and does nothing at the current one', () => {
+    const { conn } = storeAtOne();
+    try {
+      assert.throws(
+        () => migrateWalletSchema(conn, 1, 2, []),
+        /no upgrade from schema version 1 to 2/,
+      );
+      migrateWalletSchema(conn, SCHEMA_VERSION);
+      assert.equal(version(conn), SCHEMA_VERSION);
+      assert.deepEqual(WALLET_MIGRATIONS.length, SCHEMA_VERSION - 1);
+    } finally {
+      conn.close();
+    }
   });
 });
