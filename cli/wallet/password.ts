@@ -17,15 +17,31 @@ function askHidden(prompt: string): Promise<string> {
     },
   });
   const rl = createInterface({ input: process.stdin, output, terminal: true });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    let answered = false;
     rl.question(prompt, (answer) => {
+      answered = true;
       rl.close();
       process.stderr.write('\n');
       resolve(answer);
     });
     muted = true;
+    // Ctrl-C: the terminal is given back as it was and the command ends, as an interrupt should.
+    rl.on('SIGINT', () => {
+      answered = true;
+      rl.close();
+      process.stderr.write('\n');
+      process.exit(INTERRUPTED_EXIT);
+    });
+    // Ctrl-D (end of input) before a line: no password.
+    rl.once('close', () => {
+      if (!answered) reject(new PasswordError('no password given (input ended)'));
+    });
   });
 }
+
+/** The shell's exit code for a command ended by SIGINT (128 + 2). */
+const INTERRUPTED_EXIT = 130;
 
 const terminal = (): boolean => process.stdin.isTTY === true;
 
