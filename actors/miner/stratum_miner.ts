@@ -171,8 +171,10 @@ export class StratumMiner {
     while (!this.#stopped) {
       const job = this.#job;
       const reachable = job !== null && (job.algo === 'cuckatoo' || job.target <= OUT_OF_REACH);
-      // A job whose block was found is done: another solution would only fork our own block.
-      if (job === null || job === solved || !reachable) {
+      // A height whose block we found is done, whatever job for it comes next (a rebuild of the
+      // same height can be pushed after our block): another solution would fork our own block.
+      const done = job !== null && solved !== null && job.height <= solved.height;
+      if (job === null || done || !reachable) {
         if (job !== null && !reachable && job !== reported) this.#outOfReach(job);
         reported = job;
         await new Promise<void>((r) => {

@@ -89,7 +89,12 @@ describe('npm start: the dev chain keeps mining and paying the dev wallet', {
       () => live.stderr().slice(-2000),
     );
     const second = await info(wallet);
-    assert.ok(second.height >= BigInt(PAST_STALL), String(second.height));
+    assert.ok(
+      second.height >= BigInt(PAST_STALL),
+      `wallet at ${second.height}; mined: ${minedBlocks(live)
+        .map((m) => JSON.stringify(m))
+        .join(' ')}`,
+    );
     assert.ok(spendable(second) > spendable(first), `${spendable(first)} → ${spendable(second)}`);
     assert.equal(live.stderr().includes('test_miner_out_of_reach'), false);
     // Every block came through stratum: found by the miner, accepted by the stratum server.
@@ -99,6 +104,9 @@ describe('npm start: the dev chain keeps mining and paying the dev wallet', {
       live.stderr(),
       /"event":"test_miner_started","chain":"usernet","coinbase":"stratum"/,
     );
+    // One block per height: the miner never forks its own block with a later job of its height.
+    const heights = minedBlocks(live).map((m) => m.height);
+    assert.equal(new Set(heights).size, heights.length, heights.join(' '));
     const algorithms = new Set(minedBlocks(live).map((m) => m.algorithm));
     assert.deepEqual([...algorithms].sort(), randomx ? ['cuckatoo', 'randomx'] : ['cuckatoo']);
     // Every block up to the wallet's height paid the dev wallet exactly usernet's reward.
