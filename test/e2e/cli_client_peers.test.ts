@@ -3,16 +3,14 @@
 // and the node's refusal passed on with exit 1. The client finds the node's config in its
 // working directory, as Epic's does.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import type { Difficulty } from '../../core/types/pow.js';
 import { EpicPeer } from '../support/epic_peer.js';
+import { mwnodeCommand } from '../support/mwnode_command.js';
 import {
   basic,
-  MWNODE,
   type NodeProcess,
   ownerSecret,
   p2pPortOf,
@@ -38,18 +36,9 @@ let peer: EpicPeer;
 /** Where the client runs: a config naming the node's real API port and its owner secret. */
 let clientDir: string;
 
-async function client(
-  args: readonly string[],
-): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const r = await promisify(execFile)(process.execPath, [MWNODE, '--auto', 'client', ...args], {
-      cwd: clientDir,
-    });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const f = e as { code: number; stdout: string; stderr: string };
-    return { code: f.code, out: f.stdout, err: f.stderr };
-  }
+async function client(args: readonly string[]) {
+  const r = await mwnodeCommand(['--auto', 'client', ...args], 60_000, clientDir);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 async function connected(): Promise<Listed[]> {

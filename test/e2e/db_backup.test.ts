@@ -2,17 +2,15 @@
 // node's empty db_root: the restored node starts on the head the backup reported, its chain
 // validates, and neither command overwrites anything.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import { toHex } from '../../core/bytes.js';
 import { headerHash } from '../../core/ser/header.js';
 import { AUTO, foreignOk, mineBlock, submit } from '../support/miner.js';
+import { mwnodeCommand } from '../support/mwnode_command.js';
 import {
   basic,
-  MWNODE,
   type NodeProcess,
   ownerSecret,
   removeHome,
@@ -24,16 +22,9 @@ let node: NodeProcess;
 let home = '';
 
 /** `mwnode --auto db …` run where the node's config file is (as an operator would). */
-async function db(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const r = await promisify(execFile)(process.execPath, [MWNODE, '--auto', 'db', ...args], {
-      cwd: home,
-    });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const f = e as { code: number; stdout: string; stderr: string };
-    return { code: f.code, out: f.stdout, err: f.stderr };
-  }
+async function db(args: readonly string[]) {
+  const r = await mwnodeCommand(['--auto', 'db', ...args], 60_000, home);
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 async function mine(n: number): Promise<string[]> {

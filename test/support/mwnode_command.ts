@@ -9,8 +9,16 @@ export interface MwnodeRun {
   readonly stderr: string;
 }
 
-export function mwnodeCommand(args: readonly string[], timeoutMs = 120_000): Promise<MwnodeRun> {
-  const proc = spawn(process.execPath, [MWNODE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cwd`: where it runs (the client commands find the node's config file there). */
+export function mwnodeCommand(
+  args: readonly string[],
+  timeoutMs = 120_000,
+  cwd?: string,
+): Promise<MwnodeRun> {
+  const proc = spawn(process.execPath, [MWNODE, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd !== undefined ? { cwd } : {}),
+  });
   const chunks = { stdout: '', stderr: '' };
   proc.stdout.setEncoding('utf8').on('data', (c: string) => (chunks.stdout += c));
   proc.stderr.setEncoding('utf8').on('data', (c: string) => (chunks.stderr += c));
