@@ -123,16 +123,17 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     const addrs = list.filter((p) => p.direction === 'Outbound').map((p) => formatPeerAddr(p.addr));
     pool.ask('outboundPeers', { addrs }).catch(() => {});
   });
-  // Work is built for a new head once the pool has reconciled with its block (stratum jobs, the
-  // gateway's template feed): before, the block's own transactions would still be mineable. The
-  // feed also looks again at every pool change.
-  const settledWatchers: (() => void)[] = [];
+  // Each head event cues the stratum's work at once: its request for mineable transactions brings
+  // the pool up to the head if the node's word has not reached it yet (pool/service.ts). The
+  // gateway's template feed looks again once the pool has reconciled, and at every pool change.
+  const headWatchers: (() => void)[] = [];
   const stateWatchers: (() => void)[] = [];
   const notify = (watchers: readonly (() => void)[]) => {
     for (const w of watchers) w();
   };
   chain.watch('head', (h) => {
     head = h;
+    notify(headWatchers);
     replicaReads.headMoved();
     void headToPeers(h);
     // Epic's block-accepted hook: the pool reconciles with the new head's block.
@@ -141,10 +142,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       .catch((e: unknown) => {
         log('pool_reconcile_failed', { error: e instanceof Error ? e.message : String(e) });
       })
-      .finally(() => {
-        notify(settledWatchers);
-        notify(stateWatchers);
-      });
+      .finally(() => notify(stateWatchers));
   });
   chain.watch('busy', (busy) => replicaReads.setBusy(busy));
   let poolGeneration = 0;
@@ -220,7 +218,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   });
   // ---- console line, stratum server (node/stratum.ts), local test miner (node/miner.ts) ----
   announceApi(config, addr, tls !== null);
-  const stratum = await startStratum(config, system, (w) => settledWatchers.push(w), {
+  const stratum = await startStratum(config, system, (w) => headWatchers.push(w), {
     now: isSyncing,
     onChange: (w) => syncWatchers.push(w),
   });

@@ -1,6 +1,6 @@
 // The stratum server in the node process (`[server.stratum_mining_config]`
 // enable_stratum_server): spawns the stratum actor linked to the chain and the pool, tells it of
-// each new head (once the pool has reconciled with it) and of sync changes, and logs where it listens. A listener that cannot start (its
+// each new head and of sync changes, and logs where it listens. A listener that cannot start (its
 // port taken) is logged and the node runs on without it, as Epic's node does.
 import { stratumActor } from '../actors/stratum/messages.js';
 import { formatSocketAddr } from '../config/addr.js';
@@ -15,7 +15,7 @@ export interface StratumHandle {
 export async function startStratum(
   config: ServerConfig,
   system: ActorSystem,
-  /** Registers a call after each new head, once the pool has reconciled with it. */
+  /** Registers a call at each new head. */
   onHead: (w: () => void) => void,
   syncing: { now: () => boolean; onChange: (f: (syncing: boolean) => void) => void },
 ): Promise<StratumHandle | null> {

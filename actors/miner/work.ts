@@ -110,13 +110,17 @@ export class WorkBuilder {
     return this.#params;
   }
 
-  /** Work on the head; null when the head moved between the chain's two steps. */
-  async build(): Promise<Work | null> {
+  /**
+   * Work on the head; null when the head moved between the chain's two steps. `onHeight` hears
+   * the template's height as soon as it is known, before the coinbase and the finalize step.
+   */
+  async build(onHeight?: (height: bigint) => void): Promise<Work | null> {
     const template = blockTemplateFromJson(
       await this.chain.blockTemplate(),
       'template',
       this.#params,
     );
+    onHeight?.(template.height);
     const coinbase = await this.#coinbase(template.height, totalFees(template.transactions));
     const finalized = finalizedTemplateFromJson(
       await this.chain.finalizeTemplate(coinbase),

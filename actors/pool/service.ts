@@ -22,7 +22,7 @@ import { readTransaction, writeTransaction } from '../../core/ser/transaction.js
 import type { Transaction } from '../../core/types/transaction.js';
 import { verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
 import type { WorkPool } from '../../runtime/index.js';
-import { ChainReader } from './chain_view.js';
+import { ChainReader, type HeadSnapshot } from './chain_view.js';
 import type { PoolInit, PoolSizes, TxRelay } from './messages.js';
 
 const V2 = 2;
@@ -133,25 +133,33 @@ export class PoolService {
   }
 
   mineable(): { txs: Uint8Array[] } {
-    const txs = this.chain.atHead(({ view }) =>
-      this.pool.prepareMineableTransactions(cachedView(view)),
-    );
+    const txs = this.chain.atHead((snapshot) => {
+      this.reconcile(snapshot);
+      return this.pool.prepareMineableTransactions(cachedView(snapshot.view));
+    });
     return { txs: txs.map((tx) => encode(writeTransaction, tx, V2, this.params)) };
   }
 
-  /** Epic's adapter on a block: reconcile with it as the next block or after a reorg. */
-  headChanged(hash: Uint8Array): null {
-    if (this.lastHead !== null && equalBytes(hash, this.lastHead)) return null;
+  /**
+   * Epic's adapter on a block. The pool follows the chain's committed head, on whichever word of
+   * it comes first: the node's after each head event (`_hash`, which may be behind by then), or a
+   * miner's request for mineable transactions made straight after that event.
+   */
+  headChanged(_hash: Uint8Array): null {
+    this.chain.atHead((snapshot) => this.reconcile(snapshot));
+    return null;
+  }
+
+  /** Reconciles with the snapshot's head as the next block, or after a reorg. */
+  private reconcile({ hash, view }: HeadSnapshot): void {
+    if (this.lastHead !== null && equalBytes(hash, this.lastHead)) return;
     const block = this.chain.block(hash);
-    if (block === undefined) return null;
+    if (block === undefined) return;
     const status =
       this.lastHead !== null && equalBytes(block.header.prevHash, this.lastHead) ? 'next' : 'reorg';
     this.lastHead = hash;
-    this.chain.atHead(({ view }) =>
-      this.pool.blockAccepted(block, status, cachedView(view), Date.now()),
-    );
+    this.pool.blockAccepted(block, status, cachedView(view), Date.now());
     this.changed();
-    return null;
   }
 
   /** The txpool transaction with a kernel of this hash (stem transactions are not handed out). */

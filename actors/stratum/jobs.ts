@@ -72,21 +72,25 @@ export class StratumJobs {
   }
 
   async #buildOne(): Promise<void> {
-    const work = await this.#builder.build();
+    // The RandomX seeds are asked for as soon as the template's height is known, beside the
+    // coinbase and the finalize step rather than after them.
+    const early: { seeds?: Promise<Map<bigint, Uint8Array>> } = {};
+    const work = await this.#builder.build((height) => {
+      early.seeds = this.#seedsFor(height);
+      early.seeds.catch(() => {}); // awaited below, unless the build fails first
+    });
     if (work === null) {
       this.#again = true; // the head moved under it: build on the new one
       return;
     }
     const header = work.finalized.header;
-    const seeds = new Map<bigint, Uint8Array>();
-    for (const e of announcedEpochs(header.height))
-      if (!seeds.has(e.seedHeight)) seeds.set(e.seedHeight, await this.#opts.hashAt(e.seedHeight));
+    const seedAt = await (early.seeds ?? this.#seedsFor(header.height));
     const source = {
       header,
       algorithm: work.template.algorithm,
       blockDifficulty: work.template.blockDifficulty,
       minimums: this.#opts.minimums,
-      hashAt: (h: bigint) => seeds.get(h) as Uint8Array,
+      hashAt: (h: bigint) => seedAt.get(h) as Uint8Array,
     };
     const params = this.#builder.params;
     const { job } = this.#versions.add(header.height, (jobId) => ({
@@ -100,5 +104,12 @@ export class StratumJobs {
         // Made again when needed, at build time.
       });
     });
+  }
+
+  /** The header hashes at the seed heights the job at `height` announces, asked at once. */
+  async #seedsFor(height: bigint): Promise<Map<bigint, Uint8Array>> {
+    const heights = [...new Set(announcedEpochs(height).map((e) => e.seedHeight))];
+    const hashes = await Promise.all(heights.map((h) => this.#opts.hashAt(h)));
+    return new Map(heights.map((h, i) => [h, hashes[i] as Uint8Array]));
   }
 }

@@ -226,4 +226,21 @@ describe('templates pushed: WebSocket feed and long poll', { timeout: 120_000 },
     assert.equal(await sub.nth(2), notification(next));
     sub.close();
   });
+
+  it("builds the next head's template without the transactions its block mined", async () => {
+    const sub = new Subscriber(AUTH);
+    const before = parseJson((await sub.nth(1)).toString()) as Json;
+    const height = (before.params as Json).height as number;
+    assert.equal(((before.params as Json).transactions as JsonValue[]).length, 1);
+    await mineOne(); // mines the pool's transaction
+    // Asked at once: the pool is brought up to the new head before it lists anything.
+    let next = await ok('get_block_template', []);
+    while (next.height === height) next = await ok('get_block_template', []);
+    assert.equal(next.height, height + 1);
+    assert.deepEqual(next.transactions, []);
+    const pushed = parseJson((await sub.nth(2)).toString()) as Json;
+    assert.equal((pushed.params as Json).height, height + 1);
+    assert.deepEqual((pushed.params as Json).transactions, []);
+    sub.close();
+  });
 });
