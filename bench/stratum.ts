@@ -3,14 +3,15 @@
 // gateway's get_block_template throughput (wrk, 200 connections), the baseline. Then a node with
 // stratum and 1,000 logged-in miners: over BENCH_BLOCKS blocks mined over HTTP, the time from
 // submit_block's reply to each miner receiving the job at the new height (p50, p99, and the
-// last miner); then 50 more miners, from a low-priority thread standing for remote machines
-// (lib/stratum_flood.ts), submitting proofs as fast as they are answered (each proof checked in
-// the stratum actor's worker pool) while wrk measures get_block_template again beside them (the
-// best of two runs each time).
+// last miner). Then get_block_template again (wrk, the best of two runs each time) beside
+// submits from a low-priority thread standing for remote machines (lib/stratum_flood.ts), each
+// proof checked in the stratum actor's worker pool: first a pool's steady load (1,000 more
+// miners, a share each every 5 s), then a flood (50 miners as fast as answered).
 // 100 WebSocket subscribers of the gateway's template feed (/v2/foreign/ws) are connected
 // beside the miners and timed the same way, to their template at the new height.
 // Writes bench/results/stratum.json. BENCH_SECONDS, BENCH_BLOCKS, BENCH_MINERS,
-// BENCH_SUBSCRIBERS, BENCH_BLOCK_GAP_MS adjust; BENCH_VERBOSE prints each block's delays.
+// BENCH_SUBSCRIBERS, BENCH_BLOCK_GAP_MS, BENCH_SHARE_INTERVAL_MS adjust; BENCH_VERBOSE prints
+// each block's delays.
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -37,7 +38,14 @@ import { runWrkBeside, wrkAvailable } from './lib/wrk.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
 const MINERS = Number(process.env.BENCH_MINERS ?? 1000);
+/** Miners flooding the port with submits, as fast as they are answered. */
 const SUBMITTERS = 50;
+/**
+ * A pool's steady shares: each of the 1,000 miners submits every 5 s, 200 shares a second. A
+ * pool sets share difficulties for about that (a Cuckatoo GPU finds a 42-cycle every 20–40 s at
+ * the minimum difficulty; RandomX and ProgPoW pools aim at a share every 5–10 s per miner).
+ */
+const SHARE_INTERVAL_MS = Number(process.env.BENCH_SHARE_INTERVAL_MS ?? 5000);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100);
 /**
  * Pause after each block's new work has arrived. Real blocks come a minute apart, and the node
@@ -123,31 +131,48 @@ class Subscriber implements Receiver {
   }
 }
 
-/** One miner: logged in, noting when a job for the awaited height arrives. */
+/**
+ * One miner: logged in, noting when a job for the awaited height arrives. It reads bytes, not
+ * text: a thousand of them share this process with the clock, so each read is kept cheap.
+ */
 class Miner implements Receiver {
-  #tail = '';
-  awaited = '';
+  /** The previous chunk's end, where the awaited text may begin. */
+  #tail: Buffer = Buffer.alloc(0);
+  #awaited: Buffer = Buffer.alloc(0);
   arrivedAt = 0;
   /** The last pushed job's params (its text), kept by the first miner only. */
   lastJob = '';
+  #text = '';
   constructor(
     readonly socket: Socket,
     readonly keepJobs: boolean,
   ) {
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => this.#onData(d));
+    socket.on('data', (d: Buffer) => this.#onData(d));
   }
 
-  #onData(d: string): void {
-    const text = this.#tail + d;
-    const cut = text.lastIndexOf('\n');
-    this.#tail = text.slice(cut + 1);
-    const lines = text.slice(0, cut + 1);
-    if (this.awaited !== '' && this.arrivedAt === 0 && lines.includes(this.awaited))
-      this.arrivedAt = performance.now();
-    if (this.keepJobs)
-      for (const line of lines.split('\n'))
-        if (line.startsWith('{"id":"Stratum"')) this.lastJob = line;
+  get awaited(): string {
+    return this.#awaited.toString();
+  }
+
+  set awaited(text: string) {
+    this.#awaited = Buffer.from(text);
+    this.#tail = Buffer.alloc(0);
+  }
+
+  #onData(d: Buffer): void {
+    if (this.arrivedAt === 0 && this.#awaited.length > 0) {
+      if (d.indexOf(this.#awaited) >= 0) this.arrivedAt = performance.now();
+      else if (Buffer.concat([this.#tail, d]).indexOf(this.#awaited) >= 0)
+        this.arrivedAt = performance.now();
+      else this.#tail = d.subarray(Math.max(0, d.length - this.#awaited.length));
+    }
+    if (this.keepJobs) this.#keep(d.toString());
+  }
+
+  #keep(chunk: string): void {
+    const lines = (this.#text + chunk).split('\n');
+    this.#text = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('{"id":"Stratum"')) this.lastJob = line;
   }
 
   static open(port: number, keepJobs: boolean): Promise<Miner> {
@@ -257,9 +282,14 @@ function forgedSubmit(jobLine: string): string {
 /** Nice value of the flood's thread (stratum_flood.ts: it stands for remote miners). */
 const FLOOD_NICE = 10;
 
-/** SUBMITTERS more miners flood the stratum port from a thread of their own: answers a second. */
-function submitFlood(port: number, line: string, seconds: number): Promise<number> {
-  const data: FloodData = { port, line, seconds, miners: SUBMITTERS, nice: FLOOD_NICE };
+/** Submitting miners from a thread of their own: answers a second. */
+function submitFrom(
+  port: number,
+  line: string,
+  seconds: number,
+  load: { readonly miners: number; readonly interval?: number },
+): Promise<number> {
+  const data: FloodData = { port, line, seconds, nice: FLOOD_NICE, ...load };
   const worker = new Worker(new URL('./lib/stratum_flood.js', import.meta.url), {
     workerData: data,
   });
@@ -270,6 +300,19 @@ function submitFlood(port: number, line: string, seconds: number): Promise<numbe
     });
     worker.once('error', reject);
   });
+}
+
+/** get_block_template's best throughput while `load` submits; and the answers a second. */
+async function templateBeside(
+  url: string,
+  port: number,
+  forged: string,
+  load: { readonly miners: number; readonly interval?: number },
+): Promise<{ readonly template: LoadResult; readonly shares: number }> {
+  const done = submitFrom(port, forged, ROUNDS * SECONDS + 3, load);
+  await new Promise((r) => setTimeout(r, 1500)); // its logins and first submits
+  const template = await templateLoad(url);
+  return { template, shares: await done };
 }
 
 const results: Measurement[] = [];
@@ -327,40 +370,59 @@ try {
   );
 
   const forged = forgedSubmit((miners[0] as Miner).lastJob);
-  const floodDone = submitFlood(port, forged, ROUNDS * SECONDS + 2);
-  await new Promise((r) => setTimeout(r, 1000));
-  const withStratum = await templateLoad(node.url);
-  const shares = await floodDone;
-  line('submits verified in the pool (refused proofs)', `${shares.toFixed(0)} /s`);
+  const paced = await templateBeside(node.url, port, forged, {
+    miners: MINERS,
+    interval: SHARE_INTERVAL_MS,
+  });
+  line(
+    `shares of ${MINERS} miners, one each every ${SHARE_INTERVAL_MS} ms`,
+    `${paced.shares.toFixed(0)} /s`,
+  );
   line(
     'get_block_template beside them',
-    `${withStratum.rps.toFixed(0)} req/s  p99 ${withStratum.p99ms.toFixed(2)} ms`,
+    `${paced.template.rps.toFixed(0)} req/s  p99 ${paced.template.p99ms.toFixed(2)} ms`,
   );
-  results.push({ name: 'submits checked', opsPerSec: shares, iterations: 0 });
+  const flood = await templateBeside(node.url, port, forged, { miners: SUBMITTERS });
+  line('submits verified in the pool, flood (refused proofs)', `${flood.shares.toFixed(0)} /s`);
+  line(
+    'get_block_template beside the flood',
+    `${flood.template.rps.toFixed(0)} req/s  p99 ${flood.template.p99ms.toFixed(2)} ms`,
+  );
+  results.push({ name: 'shares, steady pool load', opsPerSec: paced.shares, iterations: 0 });
+  results.push({
+    name: 'get_block_template, stratum with a pool load',
+    opsPerSec: paced.template.rps,
+    iterations: paced.template.requests,
+  });
+  results.push({ name: 'submits checked', opsPerSec: flood.shares, iterations: 0 });
   results.push({
     name: 'get_block_template, stratum busy',
-    opsPerSec: withStratum.rps,
-    iterations: withStratum.requests,
+    opsPerSec: flood.template.rps,
+    iterations: flood.template.requests,
   });
   const earlier = earlierRuns('stratum');
   saveResults('stratum', results, {
     push_p99_vs_goal_50ms: p99 / 50,
     websocket_push_p99_vs_goal_50ms: wsP99 / 50,
-    template_with_stratum_vs_without: withStratum.rps / baseline.rps,
+    template_with_pool_load_vs_without: paced.template.rps / baseline.rps,
+    template_beside_flood_vs_without: flood.template.rps / baseline.rps,
   });
   annotateResults('stratum', earlier, [
     `${MINERS} stratum miners connected over loopback, ${BLOCKS} blocks ${BLOCK_GAP_MS} ms apart; ` +
       "the push delay is measured from submit_block's reply to each miner's socket receiving " +
       'the job at the new height (head event, template, burnt coinbase made ahead, finalize, ' +
       'push), in the bench process that also holds the other 999 sockets.',
-    `${SUBMITTERS} more miners, on a thread of the bench at nice ${FLOOD_NICE} (they stand for ` +
-      'remote machines: on this one they take only what the node leaves), submit a Cuckoo ' +
-      'proof with one nonce changed, as fast as answered (8 in ' +
-      'flight each): every one is verified in the stratum worker pool and refused (-32502). On the ' +
+    `Shares come from a thread of the bench at nice ${FLOOD_NICE} (they stand for remote ` +
+      'machines: on this one they take only what the node leaves): each is a Cuckoo proof with ' +
+      'one nonce changed, verified in the stratum worker pool and refused (-32502); on the ' +
       "automated chain's difficulty 1 every valid proof is a block, so shares are measured this way.",
+    `A pool's steady load: ${MINERS} more miners each submit one share every ${SHARE_INTERVAL_MS} ` +
+      'ms from a random start (a pool sets share difficulties for about that: a Cuckatoo GPU ' +
+      'finds a 42-cycle every 20-40 s at the minimum difficulty). The flood: ' +
+      `${SUBMITTERS} miners submit as fast as answered (8 in flight each): the most the node checks.`,
     `get_block_template: the best of ${ROUNDS} wrk runs of ${SECONDS} s each, for the node without ` +
-      'stratum and for the one with it, while the submit flood goes on (wrk runs as a child ' +
-      'process, the flood in a thread of the bench).',
+      'stratum, then with it under the steady load (the goal: within 10 %), then beside the ' +
+      'flood (wrk runs as a child process, the submits in a thread of the bench).',
     `Node, wrk and the miners share a 2-core machine (1-min load average ${loadAtStart} at the start).`,
     `${SUBSCRIBERS} WebSocket subscribers of /v2/foreign/ws are timed the same way, to their ` +
       'template at the new height (head event, template build, one publish to all).',

@@ -1,5 +1,6 @@
-// A flood of stratum submits from a thread of its own (bench/stratum.ts): `miners` connections
-// log in, then each keeps 8 submits of `line` in flight for `seconds`; posts back the answers a
+// Stratum submits from a thread of its own (bench/stratum.ts): `miners` connections log in, then
+// for `seconds` each keeps 8 submits of `line` in flight (a flood), or, with `interval`, sends one
+// every `interval` ms from a random start (a pool's steady shares); posts back the answers a
 // second. It runs at a low priority because it stands for miners on other machines: on the
 // bench's one machine it should take only the cores the node leaves free, as wrk's load does not.
 import { connect, type Socket } from 'node:net';
@@ -12,6 +13,8 @@ export interface FloodData {
   readonly seconds: number;
   readonly miners: number;
   readonly nice: number;
+  /** Each miner's time between submits in ms; absent: as fast as answered. */
+  readonly interval?: number;
 }
 
 /** At most this many submits unanswered per miner: under the server's 100/s rate cap and burst. */
@@ -21,6 +24,8 @@ interface FloodMiner {
   readonly socket: Socket;
   replies: number;
   sent: number;
+  /** When the next paced submit is due. */
+  dueAt: number;
 }
 
 function open(port: number): Promise<FloodMiner> {
@@ -31,7 +36,7 @@ function open(port: number): Promise<FloodMiner> {
       );
       resolve(m);
     });
-    const m: FloodMiner = { socket, replies: 0, sent: 0 };
+    const m: FloodMiner = { socket, replies: 0, sent: 0, dueAt: 0 };
     let tail = '';
     socket.setEncoding('utf8');
     socket.on('data', (d: string) => {
@@ -51,13 +56,16 @@ async function flood(data: FloodData): Promise<number> {
   for (const m of miners) m.replies = 0; // the logins' answers
   const t0 = performance.now();
   const until = t0 + data.seconds * 1000;
-  while (performance.now() < until) {
+  const interval = data.interval ?? 0;
+  for (const m of miners) m.dueAt = t0 + Math.random() * interval;
+  for (let now = t0; now < until; now = performance.now()) {
     for (const m of miners)
-      if (m.sent - m.replies < IN_FLIGHT) {
+      if (m.dueAt <= now && m.sent - m.replies < IN_FLIGHT) {
         m.socket.write(data.line);
         m.sent++;
+        m.dueAt += interval;
       }
-    await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, interval === 0 ? 1 : 5));
   }
   const answered = miners.reduce((n, m) => n + m.replies, 0);
   for (const m of miners) m.socket.destroy();
