@@ -16,7 +16,7 @@ import {
   respond,
 } from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
-import { type NodeIdentity, type Operations, operations } from './operations.js';
+import { type GatewayLog, type NodeIdentity, type Operations, operations } from './operations.js';
 import { ReplyCache, type RpcUsage } from './reply_cache.js';
 import { Router } from './router.js';
 import { type Operation, ROUTES, type Route, type RpcSurface, type Surface } from './routes.js';
@@ -58,7 +58,7 @@ export class Dispatcher {
   /** The full JSON-RPC path per surface, as fast_rpc.ts primes its templates with it. */
   private readonly fullPath: Readonly<Record<RpcSurface, FullPath>>;
 
-  constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity) {
+  constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity, log?: GatewayLog) {
     this.services = services;
     this.outputs = new FastOutputs(services.replyRing);
     for (const r of ROUTES) this.router.add(r.pattern, r);
@@ -66,7 +66,7 @@ export class Dispatcher {
     const foreign =
       secrets.foreign === null ? undefined : credential('NodeForeignAPI', secrets.foreign);
     this.guards = { v1: owner, owner, foreign };
-    this.ops = operations(services, identity);
+    this.ops = operations(services, identity, log);
     this.rpc = rpcTables(this.ops);
     const full =
       (table: MethodTable): FullPath =>

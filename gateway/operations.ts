@@ -118,6 +118,7 @@ function poolOperations(
 function miningOperations(
   services: Services,
   params: ChainParams,
+  log: GatewayLog | undefined,
 ): Pick<
   Operations,
   | 'blockTemplate'
@@ -147,6 +148,7 @@ function miningOperations(
   const templateFeed = new TemplateFeed({
     get: () => templates.get(),
     refreshDueMs: () => templates.refreshDueMs(),
+    ...(log === undefined ? {} : { log }),
   });
   services.onStateChange?.(() => templateFeed.changed());
   return {
@@ -168,7 +170,14 @@ function miningOperations(
   };
 }
 
-export function operations(services: Services, identity: NodeIdentity): Operations {
+/** Where the operations report what no caller sees (a template build the feed could not make). */
+export type GatewayLog = (event: string, fields: Record<string, unknown>) => void;
+
+export function operations(
+  services: Services,
+  identity: NodeIdentity,
+  log?: GatewayLog,
+): Operations {
   const viewsOf = headViews(identity);
   // The published head when there is one; before the first event, a request to the actor.
   const views = async (): Promise<HeadViews> =>
@@ -198,7 +207,7 @@ export function operations(services: Services, identity: NodeIdentity): Operatio
     },
     ...chainReadOperations(services),
     ...poolOperations(services, CHAIN_PARAMS[identity.chainType]),
-    ...miningOperations(services, CHAIN_PARAMS[identity.chainType]),
+    ...miningOperations(services, CHAIN_PARAMS[identity.chainType], log),
     ...peerOperations(services, identity.chainType),
     ...poolRestOperations(services, identity.chainType),
   };

@@ -141,7 +141,7 @@ function createApp(uws: ReturnType<typeof loadUws>, tls: GatewayOptions['tls']):
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const uws = loadUws();
-  const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity);
+  const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity, opts.log);
   const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const log = opts.log ?? (() => {});
   const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : null;

@@ -111,4 +111,31 @@ describe('TemplateFeed', () => {
     assert.deepEqual(seen[1]?.template, { height: 1, transactions: 1, longpollid: seen[1]?.id });
     feed.close();
   });
+
+  it('logs a build it could not make, and publishes the next one that works', async () => {
+    const logged: [string, Record<string, unknown>][] = [];
+    let fail = true;
+    let height = 1;
+    const feed = new TemplateFeed({
+      get: async () => {
+        if (fail) throw new Error('the chain is shutting down');
+        return { height };
+      },
+      refreshDueMs: () => null,
+      log: (event, fields) => logged.push([event, fields]),
+    });
+    const seen: PublishedTemplate[] = [];
+    feed.subscribe((p) => seen.push(p));
+    feed.changed();
+    await sleep(10);
+    assert.deepEqual(logged, [['template_feed_failed', { error: 'the chain is shutting down' }]]);
+    assert.equal(seen.length, 0);
+    fail = false;
+    height = 2;
+    feed.changed();
+    await sleep(10);
+    assert.equal(seen.length, 1);
+    assert.deepEqual(seen[0]?.template, { height: 2, longpollid: seen[0]?.id });
+    feed.close();
+  });
 });
