@@ -67,7 +67,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
     {
       getTip: () => chain.getTip(),
       getHead: () => chain.getHead(),
-      submitBlock: (req) => chain.submitBlock(req.block, publishHead),
+      submitBlock: (req) => chain.submitBlock(req.block, publishHead, req.source),
       blockTemplate: (req) => chain.blockTemplate(req.txs),
       finalizeTemplate: (req) => chain.finalizeTemplate(req.output, req.kernel, req.txs),
       validateChain: () => chain.validateChain(),
