@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
 import { CAPABILITIES } from '../core/p2p/primitives.js';
-import { API_SECRET_FILE_NAME, CHAIN_DATA_DIR_NAME } from './home.js';
+import { API_SECRET_FILE_NAME, CHAIN_DATA_DIR_NAME, SERVER_LOG_FILE_NAME } from './home.js';
+import { DEFAULT_SLOW_REQUEST_MS, defaultLoggingConfig } from './logging.js';
 import type {
   DandelionConfig,
   P2pConfig,
@@ -129,5 +130,7 @@ export function defaultServerConfig(
     pool: defaultPool(chain),
     dandelion: defaultDandelion(),
     stratum: defaultStratum(chain),
+    logging: defaultLoggingConfig(join(dataDir, SERVER_LOG_FILE_NAME)),
+    slowRequestMs: DEFAULT_SLOW_REQUEST_MS,
   };
 }

@@ -7,6 +7,8 @@ import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
 
 export const CONFIG_FILE_NAME = 'mwnode-server.toml';
 export const API_SECRET_FILE_NAME = '.api_secret';
+/** Epic's `epic-server.log`, named after our binary as the config file is. */
+export const SERVER_LOG_FILE_NAME = 'mwnode-server.log';
 export const CHAIN_DATA_DIR_NAME = 'chain_data';
 
 export function defaultHome(): string {

@@ -14,6 +14,7 @@ import {
 } from './defaults.js';
 import { listWords, quoteValue, type TableReader } from './fields.js';
 import { auditKeys, type EpicOnlyKeys } from './key_audit.js';
+import { readLogging } from './logging.js';
 import { parseConfigRoot, readChainTypeKey } from './toml_file.js';
 import type {
   ChainValidationMode,
@@ -187,7 +188,6 @@ function readRateLimit(s: TableReader): ServerConfig['apiRateLimit'] {
  * when found (key_audit.ts), not as unknown.
  */
 const EPIC_ONLY_KEYS: EpicOnlyKeys = new Map([
-  ['', new Set(['logging'])],
   [
     'server',
     new Set([
@@ -208,7 +208,10 @@ const EPIC_ONLY_KEYS: EpicOnlyKeys = new Map([
 export function parseServerToml(text: string, opts: ParseOptions): ServerConfig {
   const root = parseConfigRoot(text, opts.file, 'server');
   const config = readServer(root.table('server'), opts);
-  return { ...config, notices: auditKeys(root, text, EPIC_ONLY_KEYS) };
+  const l = root.table('logging');
+  const logging = readLogging(l, config.logging);
+  const slowRequestMs = l.integer('slow_request_ms', config.slowRequestMs, 0, U32_MAX);
+  return { ...config, logging, slowRequestMs, notices: auditKeys(root, text, EPIC_ONLY_KEYS) };
 }
 
 function readServer(s: TableReader, opts: ParseOptions): Omit<ServerConfig, 'notices'> {
@@ -238,5 +241,7 @@ function readServer(s: TableReader, opts: ParseOptions): Omit<ServerConfig, 'not
     pool: readPool(s.table('pool_config'), chain),
     dandelion: readDandelion(s.table('dandelion_config')),
     stratum: readStratum(s.table('stratum_mining_config'), chain),
+    logging: d.logging,
+    slowRequestMs: d.slowRequestMs,
   };
 }

@@ -6,6 +6,7 @@ import { POW_ALGOS, type Policy } from '../core/types/pow.js';
 import { formatSocketAddr } from './addr.js';
 import { formatCapabilities } from './capabilities.js';
 import { CHAIN_TYPE_NAMES } from './defaults.js';
+import { loggingSection } from './logging.js';
 import type { ListenAddr, ServerConfig } from './types.js';
 
 // Epic's static mainnet seeds, listed in its generated config for `seeding_type = "List"`.
@@ -287,5 +288,9 @@ export function renderServerToml(config: ServerConfig): string {
     ...poolSection(config),
     ...dandelionSection(config),
     ...stratumSection(config),
+    ...loggingSection(config.logging, str),
+    '# API answers slower than this many ms are logged as slow_request (mwnode only).',
+    `slow_request_ms = ${config.slowRequestMs}`,
+    '',
   ].join('\n');
 }

@@ -3,6 +3,7 @@
 import type { ChainType } from '../core/chain_type.js';
 import type { Policy } from '../core/types/pow.js';
 import type { KeyNotice } from './key_audit.js';
+import type { LoggingConfig } from './logging.js';
 
 export interface ListenAddr {
   readonly host: string;
@@ -67,6 +68,13 @@ export interface ServerConfig {
   readonly pool: PoolConfig;
   readonly dandelion: DandelionConfig;
   readonly stratum: StratumConfig;
+  /** Epic's `[logging]` table (config/logging.ts). */
+  readonly logging: LoggingConfig;
+  /**
+   * `[logging] slow_request_ms` (ours): API answers slower than this are logged as
+   * `slow_request`; 0 logs every answer that waited for an actor.
+   */
+  readonly slowRequestMs: number;
 }
 
 export type ChainValidationMode = 'Disabled' | 'EveryBlock';

@@ -18,9 +18,15 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CHAIN_PARAMS, type ChainType } from '../core/chain_type.js';
 import { CHAIN_TYPE_NAMES } from './defaults.js';
-import { listWords, quoteValue, type TableReader } from './fields.js';
+import { quoteValue, type TableReader } from './fields.js';
 import { API_SECRET_FILE_NAME } from './home.js';
 import { auditKeys, type KeyNotice } from './key_audit.js';
+import {
+  defaultLoggingConfig,
+  type LoggingConfig,
+  loggingSection,
+  readLogging,
+} from './logging.js';
 import { tomlString } from './template.js';
 import {
   createConfigFile,
@@ -40,19 +46,8 @@ const NODE_USER = 'node';
 const U16_MAX = 65_535;
 const U32_MAX = 4_294_967_295;
 
-export const LOG_LEVELS = ['Error', 'Warning', 'Info', 'Debug', 'Trace'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export interface WalletLoggingConfig {
-  readonly logToStdout: boolean;
-  readonly stdoutLogLevel: LogLevel;
-  readonly logToFile: boolean;
-  readonly fileLogLevel: LogLevel;
-  readonly logFilePath: string;
-  readonly logFileAppend: boolean;
-  readonly logMaxSize: bigint | null;
-  readonly logMaxFiles: number | null;
-}
+export { LOG_LEVELS, type LogLevel } from './logging.js';
+export type WalletLoggingConfig = LoggingConfig;
 
 export interface TorConfig {
   readonly useTorListener: boolean;
@@ -104,16 +99,7 @@ export interface WalletConfig {
 }
 
 export function defaultLogging(topDir: string): WalletLoggingConfig {
-  return {
-    logToStdout: true,
-    stdoutLogLevel: 'Info',
-    logToFile: false,
-    fileLogLevel: 'Debug',
-    logFilePath: join(topDir, WALLET_LOG_FILE_NAME),
-    logFileAppend: true,
-    logMaxSize: 16n * 1024n * 1024n,
-    logMaxFiles: 32,
-  };
+  return defaultLoggingConfig(join(topDir, WALLET_LOG_FILE_NAME));
 }
 
 export function defaultTor(topDir: string): TorConfig {
@@ -204,30 +190,6 @@ function readTls(w: TableReader): { cert: string | null; key: string | null } {
   if (cert === null && key !== null)
     w.fail('tls_certificate_file', 'a private key is set without a certificate');
   return { cert, key };
-}
-
-function readLevel(t: TableReader, key: string, fallback: LogLevel): LogLevel {
-  const value = t.optionalString(key);
-  if (value === null) return fallback;
-  // Epic writes "Warning" and reads the log crate's names in any case.
-  const spelled = value.toLowerCase() === 'warn' ? 'warning' : value.toLowerCase();
-  const level = LOG_LEVELS.find((l) => l.toLowerCase() === spelled);
-  if (level === undefined)
-    return t.fail(key, `unknown level ${quoteValue(value)} (expected ${listWords(LOG_LEVELS)})`);
-  return level;
-}
-
-function readLogging(t: TableReader, d: WalletLoggingConfig): WalletLoggingConfig {
-  return {
-    logToStdout: t.boolean('log_to_stdout', d.logToStdout),
-    stdoutLogLevel: readLevel(t, 'stdout_log_level', d.stdoutLogLevel),
-    logToFile: t.boolean('log_to_file', d.logToFile),
-    fileLogLevel: readLevel(t, 'file_log_level', d.fileLogLevel),
-    logFilePath: t.path('log_file_path', d.logFilePath),
-    logFileAppend: t.boolean('log_file_append', d.logFileAppend),
-    logMaxSize: t.has('log_max_size') ? t.bigint('log_max_size', 0n) : d.logMaxSize,
-    logMaxFiles: t.has('log_max_files') ? t.integer('log_max_files', 0, 0, U32_MAX) : d.logMaxFiles,
-  };
 }
 
 function readTor(t: TableReader, d: TorConfig): TorConfig {
@@ -388,23 +350,6 @@ function walletSection(c: WalletConfig): string[] {
   ];
 }
 
-function loggingSection(l: WalletLoggingConfig): string[] {
-  return [
-    '[logging]',
-    '',
-    '# Levels: Error, Warning, Info, Debug, Trace.',
-    `log_to_stdout = ${l.logToStdout}`,
-    `stdout_log_level = ${str(l.stdoutLogLevel)}`,
-    `log_to_file = ${l.logToFile}`,
-    `file_log_level = ${str(l.fileLogLevel)}`,
-    `log_file_path = ${str(l.logFilePath)}`,
-    `log_file_append = ${l.logFileAppend}`,
-    l.logMaxSize === null ? '#log_max_size = 16777216' : `log_max_size = ${l.logMaxSize}`,
-    l.logMaxFiles === null ? '#log_max_files = 32' : `log_max_files = ${l.logMaxFiles}`,
-    '',
-  ];
-}
-
 function torSection(t: TorConfig): string[] {
   return [
     '# Tor and epicbox transports are not part of mwwallet; these sections are kept so that',
@@ -439,7 +384,7 @@ export function renderWalletToml(c: WalletConfig): string {
   const lines = [
     ...header,
     ...walletSection(c),
-    ...loggingSection(c.logging),
+    ...loggingSection(c.logging, str),
     ...torSection(c.tor),
     ...epicboxSection(c.epicbox),
   ];

@@ -5,6 +5,7 @@
 // (writes inside uWS's callbacks are corked already); never write to an aborted response; never
 // throw out of a callback. Head reads are answered inside the body callback, without a promise.
 import type { ApiSecrets } from '../config/types.js';
+import type { LogLevelName } from '../node/log.js';
 import { Dispatcher } from './dispatch.js';
 import { busyResponse } from './errors.js';
 import {
@@ -37,7 +38,13 @@ export interface GatewayOptions {
   readonly maxInFlight?: number;
   /** Bytes of unfinished bodies held at once, over all requests; beyond, 503 and closed. */
   readonly maxBuffered?: number;
-  readonly log?: (event: string, fields: Record<string, unknown>) => void;
+  readonly log?: (event: string, fields: Record<string, unknown>, level?: LogLevelName) => void;
+  /**
+   * Answers that took at least this many ms (request in to answer written) are logged as
+   * `slow_request`; absent or null: none are timed. Only answers that wait for an actor are
+   * timed: those made within the request's callback take microseconds.
+   */
+  readonly slowRequestMs?: number | null;
   /** Requests a second per client address (rate_limit.ts); absent or null: no limit. */
   readonly rateLimit?: RateLimit | null;
   /** WebSocket template subscribers at once (ws_templates.ts); more get 503. */
@@ -159,6 +166,12 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ex.held = 0;
   };
 
+  const slowMs = opts.slowRequestMs ?? null;
+  const slowRequest = (ex: Exchange, status: number, ms: number): void => {
+    const at = { method: ex.method.toUpperCase(), path: ex.path, status };
+    log('slow_request', { ...at, ms: Math.round(ms * 10) / 10 }, 'warn');
+  };
+
   /** A slot to answer `ex` in, or a 503 (written here) when none is free. */
   const takeSlot = (ex: Exchange): boolean => {
     if (inFlight >= maxInFlight) {
@@ -171,12 +184,17 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   /** The answer that needs an await; the slot is held until it is written. */
   const runLater = (ex: Exchange, op: Operation, body: Uint8Array): void => {
+    const started = slowMs === null ? 0 : performance.now();
     dispatcher.run(op, ex.request(body)).then(
       (response) => {
         inFlight--;
         send(ex, response);
         // uWS has copied the body into the socket or its own buffer by now.
         if ('release' in response) response.release?.();
+        if (slowMs !== null) {
+          const ms = performance.now() - started;
+          if (ms >= slowMs) slowRequest(ex, response.status, ms);
+        }
       },
       (e: unknown) => {
         inFlight--;

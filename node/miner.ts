@@ -112,7 +112,7 @@ export async function startTestMiner(
         (txs) => chain.ask('blockTemplate', { txs }),
         (req) => chain.ask('finalizeTemplate', req),
       ),
-      submitBlock: (block) => chain.ask('submitBlock', { block }),
+      submitBlock: (block) => chain.ask('submitBlock', { block, source: 'test_miner' }),
       headHash: () => head,
       syncing,
     },

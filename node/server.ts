@@ -24,6 +24,7 @@ import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
 import { ActorSystem, installSignalHandlers, SharedRing, YieldFlag } from '../runtime/index.js';
 import { log } from './log.js';
+import { installLogSink } from './log_sink.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
 import { p2pInitOf } from './p2p_init.js';
 import { dandelionConfigOf, poolConfigOf } from './pool_config.js';
@@ -68,14 +69,18 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   const tls = loadTls(config);
   // Said once, at start: keys the file holds that mwnode ignores (config/key_audit.ts).
   for (const n of config.notices)
-    log('config_key_ignored', {
-      key: n.key,
-      kind: n.kind,
-      file: n.file,
-      line: n.line,
-      closest: n.closest,
-      message: describeNotice(n),
-    });
+    log(
+      'config_key_ignored',
+      {
+        key: n.key,
+        kind: n.kind,
+        file: n.file,
+        line: n.line,
+        closest: n.closest,
+        message: describeNotice(n),
+      },
+      'warn',
+    );
   // Verification workers (started by the actors below, which copy this environment) keep ProgPoW
   // epoch caches on disk beside the miner's, so an epoch is built once per machine.
   process.env[PROGPOW_CACHE_DIR_ENV] ||= join(config.networkDir, 'progpow_cache');
@@ -199,6 +204,7 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       services,
       identity: { userAgent: USER_AGENT, chainType: config.chainType },
       log,
+      slowRequestMs: config.slowRequestMs,
       rateLimit: config.apiRateLimit,
     });
   } catch (e) {
@@ -306,6 +312,8 @@ function readThreads(config: ServerConfig): number {
 
 /** Runs the node until SIGINT/SIGTERM; resolves with the process exit code. */
 export async function runNode(config: ServerConfig): Promise<number> {
+  // Before the actors' threads start: they learn from the environment to forward to it.
+  installLogSink(config.logging);
   const node = await startNode(config);
   return new Promise((resolve) => {
     installSignalHandlers(node.system, (report, signal) => {

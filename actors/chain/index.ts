@@ -41,7 +41,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
   // Before the pool starts: a file that stops the start must not leave worker threads behind.
   const foundation = openFoundationFile(init.chainType, init.foundationPath);
   // Once per start: the node runs, but without the file it was asked for or needs.
-  if (foundation.warning !== null) log(foundation.warning.event, foundation.warning.fields);
+  if (foundation.warning !== null) log(foundation.warning.event, foundation.warning.fields, 'warn');
   const pool = new WorkPool(
     init.verifierThreads === undefined ? {} : { threads: init.verifierThreads },
   );
@@ -67,7 +67,7 @@ export const createChain: ActorFactory<ChainProtocol, ChainInit, ChainEvents> = 
     {
       getTip: () => chain.getTip(),
       getHead: () => chain.getHead(),
-      submitBlock: (req) => chain.submitBlock(req.block, publishHead),
+      submitBlock: (req) => chain.submitBlock(req.block, publishHead, req.source),
       blockTemplate: (req) => chain.blockTemplate(req.txs),
       finalizeTemplate: (req) => chain.finalizeTemplate(req.output, req.kernel, req.txs),
       validateChain: () => chain.validateChain(),

@@ -4,6 +4,7 @@ import type { JsonValue } from '../../core/json/value.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Difficulty, Policy } from '../../core/types/pow.js';
 import { actorModule, type RingSlice } from '../../runtime/index.js';
+import type { BlockSource } from './service.js';
 import type {
   ArchiveInfo,
   ArchiveVerdict,
@@ -149,7 +150,8 @@ export interface ChainProtocol {
   getTip: { req: Empty; res: ChainTip };
   getHead: { req: Empty; res: ChainHeadInfo };
   /** A block in protocol-v2 bytes; refused with a ChainError carrying Epic's text. */
-  submitBlock: { req: { block: Uint8Array }; res: SubmitReply };
+  /** `source` names the block's origin in the log (default `api`). */
+  submitBlock: { req: { block: Uint8Array; source?: BlockSource }; res: SubmitReply };
   /** get_block_template's `Ok` payload. */
   blockTemplate: { req: { txs: Uint8Array[] }; res: JsonValue };
   /** Epic's fast validate_chain; throws a ChainError when the state is inconsistent. */

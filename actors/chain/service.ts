@@ -15,6 +15,7 @@ import { readKernel, readOutput, readTransaction } from '../../core/ser/transact
 import { blockTemplateToJson, finalizedTemplateToJson } from '../../core/serde/mining.js';
 import type { Block, BlockHeader, CompactBlock } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
+import type { LogLevelName } from '../../node/log.js';
 import type { SharedRing, YieldFlag } from '../../runtime/index.js';
 import { compactChain } from './compact.js';
 import { ChainError } from './errors.js';
@@ -53,7 +54,16 @@ const COMPACTION_ODDS = 1440;
 const V2 = 2;
 
 /** One structured log line (node/log.ts's shape). */
-export type ChainLog = (event: string, fields: Record<string, unknown>) => void;
+export type ChainLog = (
+  event: string,
+  fields: Record<string, unknown>,
+  level?: LogLevelName,
+) => void;
+
+/** Where a block came from, as its log lines say ('orphan': released by its parent's arrival). */
+export type BlockSource = 'api' | 'peer' | 'stratum' | 'test_miner' | 'orphan';
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** What state sync reads and writes through (state_sync.ts). */
 export interface StateSyncParts {
@@ -193,15 +203,20 @@ export class ChainService {
   }
 
   /** Processes a block (then any orphans waiting for it); `onHead` runs when the head moved. */
-  submitBlock(bytes: Uint8Array, onHead: () => void): Promise<SubmitReply> {
+  submitBlock(
+    bytes: Uint8Array,
+    onHead: () => void,
+    source: BlockSource = 'api',
+  ): Promise<SubmitReply> {
     let block: Block;
     try {
       block = decode(readBlock, bytes, V2, this.params, 'block');
     } catch (e) {
+      this.log('block_rejected', { source, reason: errorText(e) }, 'warn');
       return Promise.reject(e);
     }
     this.ahead.start(block);
-    return this.asBlockTurn(this.inTurn(() => this.accept(block, onHead)));
+    return this.asBlockTurn(this.inTurn(() => this.accept(block, onHead, source)));
   }
 
   /** Keeps the block flag raised from the moment a block is scheduled until none is left. */
@@ -272,33 +287,56 @@ export class ChainService {
   private async accept(
     block: ReturnType<typeof readBlock>,
     onHead: () => void,
+    source: BlockSource,
   ): Promise<SubmitReply> {
     let accepted: Awaited<ReturnType<typeof processBlock>>;
     const started = performance.now();
+    const height = Number(block.header.height);
     try {
       accepted = await processBlock(this.ctx, block);
       // Processing alone (its turn came): benches compare it idle and under read load.
       this.log('block_accepted', {
-        height: Number(block.header.height),
+        height,
         hash: toHex(accepted.hash),
+        source,
         status: accepted.status,
+        txs: block.body.kernels.filter((k) => k.features.kind !== 'Coinbase').length,
         inputs: block.body.inputs.length,
         outputs: block.body.outputs.length,
         kernels: block.body.kernels.length,
         ms: Math.round((performance.now() - started) * 100) / 100,
       });
+      if (accepted.status === 'reorg')
+        this.log(
+          'reorg',
+          { height, hash: toHex(accepted.hash), source, depth: accepted.rewound.length },
+          'warn',
+        );
     } catch (e) {
-      if (e instanceof ChainError && e.kind === 'Orphan') {
-        this.orphans.add(headerHash(block.header, this.params), block, Date.now());
-      }
+      this.refused(block, source, e);
       throw e;
     }
     if (accepted.status !== 'fork') onHead();
     for (const child of this.orphans.takeChildren(accepted.hash)) {
-      await this.accept(child.block, onHead).catch(() => undefined);
+      await this.accept(child.block, onHead, 'orphan').catch(() => undefined);
     }
     this.compactAfterBlock();
     return { hash: accepted.hash, status: accepted.status };
+  }
+
+  /**
+   * A block not taken: an orphan waits for its parent (info: normal while syncing); a duplicate
+   * is a debug line; anything else was refused (a warning, with Epic's reason).
+   */
+  private refused(block: Block, source: BlockSource, e: unknown): void {
+    const hash = headerHash(block.header, this.params);
+    const at = { height: Number(block.header.height), hash: toHex(hash), source };
+    if (e instanceof ChainError && e.kind === 'Orphan') {
+      this.orphans.add(hash, block, Date.now());
+      this.log('block_orphan', { ...at, orphans: this.orphans.size });
+    } else if (e instanceof ChainError && e.kind === 'Unfit')
+      this.log('block_unfit', { ...at, reason: e.message }, 'debug');
+    else this.log('block_rejected', { ...at, reason: errorText(e) }, 'warn');
   }
 
   /**

@@ -3,6 +3,7 @@
 // peer key (the IP, or IP:port on loopback), limits, allow/deny lists, self-connection, the
 // store record of every handshake, bans, peer-address exchange and the clean-up of abusive and
 // stuck peers. It runs on the peers actor's thread; the list leaves it only as plain data.
+
 import { toHex } from '../../core/bytes.js';
 import { hasMoreWork } from '../../core/consensus/difficulty.js';
 import type { MsgParams } from '../../core/p2p/msg.js';
@@ -11,6 +12,7 @@ import type { Hand, P2pMessage } from '../../core/p2p/types.js';
 import { headerHash } from '../../core/ser/header.js';
 import type { BlockHeader } from '../../core/types/block.js';
 import type { Transaction } from '../../core/types/transaction.js';
+import type { LogLevelName } from '../../node/log.js';
 import { formatPeerAddr, fromWire, isPublic, type PeerAddr, peerKey, toWire } from './addr.js';
 import type { Connection } from './connection.js';
 import { CONNECT_TIMEOUT_MS, dial } from './dialer.js';
@@ -47,7 +49,7 @@ const PUBLISH_DELAY_MS = 20;
 /** Addresses found to be ourselves, kept so they are never dialed again (Epic keeps 10). */
 const SELF_ADDRS_KEPT = 10;
 
-export type Log = (event: string, fields: Record<string, unknown>) => void;
+export type Log = (event: string, fields: Record<string, unknown>, level?: LogLevelName) => void;
 
 export interface NetworkOptions {
   readonly mainnet: boolean;
@@ -301,7 +303,7 @@ export class Network implements InboundHost {
       if (peer.conn.abusive) {
         // Epic's clean_peers: Banned, its reason left as it was.
         if (p !== null) this.store.save({ ...p, flags: BANNED, lastBanned: this.now() });
-        this.o.log('p2p_peer_banned', { addr: formatPeerAddr(peer.addr), reason });
+        this.o.log('p2p_peer_banned', { addr: formatPeerAddr(peer.addr), reason }, 'warn');
       } else if (p !== null && p.flags === HEALTHY) {
         this.store.save({ ...p, flags: DEFUNCT });
       }
@@ -318,7 +320,11 @@ export class Network implements InboundHost {
         this.peerAddrsReceived(m.peers.map(fromWire));
         return;
       case 'BanReason':
-        this.o.log('p2p_banned_by_peer', { addr: formatPeerAddr(peer.addr), reason: m.reason });
+        this.o.log(
+          'p2p_banned_by_peer',
+          { addr: formatPeerAddr(peer.addr), reason: m.reason },
+          'warn',
+        );
         return;
       default:
         // Received headers, blocks and transactions are taken by the sync and relay parts of
@@ -354,6 +360,12 @@ export class Network implements InboundHost {
     const peer = this.live.get(peerKey(addr));
     if (peer === undefined) return false;
     this.live.delete(peerKey(addr));
+    const name = banReasonName(reason);
+    this.o.log(
+      'p2p_peer_banned',
+      { addr: formatPeerAddr(addr), reason: name, by: 'operator' },
+      'warn',
+    );
     peer.conn.sendAndClose(
       { type: 'BanReason', reason: banReasonName(reason) },
       `banned (${banReasonName(reason)})`,
@@ -375,10 +387,11 @@ export class Network implements InboundHost {
     const now = this.now();
     this.store.updateState(peer.addr, BANNED, now);
     this.store.updateBanReason(peer.addr, reason, now);
-    this.o.log('p2p_peer_banned', {
-      addr: formatPeerAddr(peer.addr),
-      reason: banReasonName(reason),
-    });
+    this.o.log(
+      'p2p_peer_banned',
+      { addr: formatPeerAddr(peer.addr), reason: banReasonName(reason) },
+      'warn',
+    );
     this.disconnectBanned(peer.addr, reason);
   }
 

@@ -33,7 +33,7 @@ export function relaySources(
       try {
         await chain.ask(
           'submitBlock',
-          { block: encode(writeBlock, block, 2, params) },
+          { block: encode(writeBlock, block, 2, params), source: 'peer' },
           { deadlineMs: ASK_MS },
         );
         return { ok: true };

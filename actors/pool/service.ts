@@ -21,6 +21,7 @@ import { decode, encode } from '../../core/ser/codec.js';
 import { readTransaction, writeTransaction } from '../../core/ser/transaction.js';
 import type { Transaction } from '../../core/types/transaction.js';
 import { verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
+import { log, warn } from '../../node/log.js';
 import type { WorkPool } from '../../runtime/index.js';
 import { ChainReader, type HeadSnapshot } from './chain_view.js';
 import type { PoolInit, PoolSizes, TxRelay } from './messages.js';
@@ -67,7 +68,19 @@ export class PoolService {
    * published for broadcast.
    */
   async push(bytes: Uint8Array, fluff: boolean, source: 'PushApi' | 'Broadcast'): Promise<null> {
-    const tx = decode(readTransaction, bytes, V2, this.params, 'transaction');
+    let tx: Transaction;
+    try {
+      tx = decode(readTransaction, bytes, V2, this.params, 'transaction');
+    } catch (e) {
+      warn('pool_tx_rejected', {
+        source,
+        fluff,
+        reason: e instanceof Error ? e.message : String(e),
+      });
+      throw e;
+    }
+    // A transaction is named by its first kernel's excess (public, as on the chain).
+    const at = { source, fluff, kernel: toHex(tx.body.kernels[0]?.excess ?? new Uint8Array(0)) };
     let outcome: AddOutcome;
     try {
       const prepared = this.pool.prepare(tx, source, !fluff);
@@ -81,9 +94,20 @@ export class PoolService {
         this.pool.accept(prepared, verdict, cachedView(view), Date.now(), route),
       );
     } catch (e) {
-      if (e instanceof PoolError) throw new Error(updatePoolErrorText(e));
-      throw e;
+      const refusal = e instanceof PoolError ? new Error(updatePoolErrorText(e)) : e;
+      warn('pool_tx_rejected', {
+        ...at,
+        reason: refusal instanceof Error ? refusal.message : String(refusal),
+      });
+      throw refusal;
     }
+    log('pool_tx_accepted', {
+      ...at,
+      inputs: tx.body.inputs.length,
+      outputs: tx.body.outputs.length,
+      kernels: tx.body.kernels.length,
+      ...this.sizes(),
+    });
     this.relay(outcome);
     this.changed();
     return null;

@@ -94,7 +94,7 @@ export const createStratum: ActorFactory<StratumProtocol, StratumInit> = async (
       (await verifyPows(workers, [powItemOfHeader(h, init.chainType, 0n)]))[0] as PowVerdict,
     submitBlock: async (block) => {
       try {
-        const reply = await chain.ask('submitBlock', { block });
+        const reply = await chain.ask('submitBlock', { block, source: 'stratum' });
         log('stratum_block_accepted', { hash: toHex(reply.hash), status: reply.status });
         return reply;
       } catch (e) {

@@ -4,7 +4,8 @@ import { formatSocketAddr } from '../../config/addr.js';
 import { ensureApiSecret } from '../../config/secrets.js';
 import type { WalletConfig } from '../../config/wallet_toml.js';
 import { startWalletGateway } from '../../gateway/wallet/server.js';
-import { log } from '../../node/log.js';
+import { log, warn } from '../../node/log.js';
+import { installLogSink } from '../../node/log_sink.js';
 import { openSession } from './session.js';
 
 export interface ListenChoice {
@@ -30,6 +31,8 @@ export async function runListeners(
   password: string,
   choice: ListenChoice,
 ): Promise<number> {
+  // Before the wallet's thread starts: it learns from the environment to forward to the sink.
+  const sink = installLogSink(config.logging);
   const session = await openSession(config, password, 'thread');
   const foreignHost = choice.external ? '0.0.0.0' : config.apiListenInterface;
   try {
@@ -69,7 +72,7 @@ export async function runListeners(
       });
     // Epic would also publish the foreign API as an onion service; said once, not pretended.
     if (gateway.foreignPort !== null && config.tor.useTorListener)
-      log('tor_not_implemented', {
+      warn('tor_not_implemented', {
         key: 'tor.use_tor_listener',
         message:
           'use_tor_listener = true, but mwwallet runs no Tor listener: the foreign API is served over HTTP(S) only',
@@ -79,5 +82,6 @@ export async function runListeners(
     return 0;
   } finally {
     await session.close();
+    sink.close();
   }
 }

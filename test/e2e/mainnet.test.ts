@@ -50,9 +50,9 @@ describe('mainnet with the default configuration and an empty home', () => {
       apiHttpAddr: { host: '127.0.0.1', port: 0 },
       p2p: { ...defaults.p2p, host: '127.0.0.1', port: 0, seedingType: 'None' },
     });
-    // A misspelt key in the last table, and Epic's [logging], which mwnode does not read yet.
+    // A misspelt key in the last table ([logging], which the written file ends with).
     const written = readFileSync(configFile, 'utf8');
-    appendFileSync(configFile, 'burn_rewards = true\n[logging]\nlog_to_stdout = true\n');
+    appendFileSync(configFile, 'log_to_stdot = true\n');
     ignoredAt = written.split('\n').length; // the first appended line
     node = await spawnNode({ home, configFile, chainFlag: null });
   });
@@ -77,22 +77,14 @@ describe('mainnet with the default configuration and an empty home', () => {
     const file = join(netDir, CONFIG_FILE_NAME);
     assert.deepEqual(logEvents(node.stderr(), 'config_key_ignored'), [
       {
+        level: 'warn',
         event: 'config_key_ignored',
-        key: 'logging',
-        kind: 'unimplemented',
-        file,
-        line: ignoredAt + 1,
-        closest: null,
-        message: `${file} line ${ignoredAt + 1}: logging is Epic's, but mwnode does not implement it: ignored`,
-      },
-      {
-        event: 'config_key_ignored',
-        key: 'server.stratum_mining_config.burn_rewards',
+        key: 'logging.log_to_stdot',
         kind: 'unknown',
         file,
         line: ignoredAt,
-        closest: 'burn_reward',
-        message: `${file} line ${ignoredAt}: unknown key server.stratum_mining_config.burn_rewards (did you mean burn_reward?): ignored`,
+        closest: 'log_to_stdout',
+        message: `${file} line ${ignoredAt}: unknown key logging.log_to_stdot (did you mean log_to_stdout?): ignored`,
       },
     ]);
   });
@@ -100,6 +92,7 @@ describe('mainnet with the default configuration and an empty home', () => {
   it("warns once at start-up that foundation heights need Epic's foundation.json", () => {
     assert.deepEqual(logEvents(node.stderr(), 'foundation_missing'), [
       {
+        level: 'warn',
         event: 'foundation_missing',
         foundation_path: null,
         message: `blocks at foundation heights (every 1440th) cannot be validated or built without Epic's foundation.json (SHA-256 ${MAINNET_SHA}); [server] foundation_path is not set`,

@@ -61,6 +61,7 @@ describe('mwwallet and the keys of its file it ignores', () => {
       assert.equal(lines.length, 1);
       const { ts: _ts, ...fields } = JSON.parse(lines[0] as string) as Record<string, unknown>;
       assert.deepEqual(fields, {
+        level: 'warn',
         event: 'tor_not_implemented',
         key: 'tor.use_tor_listener',
         message:

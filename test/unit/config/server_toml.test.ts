@@ -1,6 +1,7 @@
 // mwnode-server.toml: the defaults written per network, parsing them back, and the exact error
 // for each kind of bad value.
 import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { chainTypeFromName, defaultServerConfig } from '../../../config/defaults.js';
 import { ConfigError } from '../../../config/errors.js';
@@ -156,10 +157,57 @@ describe('server config parsing', () => {
       apiSecretPath: null,
       p2p: { ...defaultServerConfig('usernet', NET).p2p, port: 5 },
       notices: [
-        { file: FILE, key: 'logging', line: 5, kind: 'unimplemented', closest: null },
         { file: FILE, key: 'server.frobnicate', line: 2, kind: 'unknown', closest: null },
+        { file: FILE, key: 'logging.x', line: 6, kind: 'unknown', closest: null },
       ],
     });
+  });
+
+  it("reads Epic's [logging] table and our slow_request_ms; defaults are Epic's", () => {
+    const d = parse('[server]\n', 'usernet');
+    assert.deepEqual(d.logging, {
+      logToStdout: true,
+      stdoutLogLevel: 'Info',
+      logToFile: false,
+      fileLogLevel: 'Debug',
+      logFilePath: join(NET, 'mwnode-server.log'),
+      logFileAppend: true,
+      logMaxSize: 16777216n,
+      logMaxFiles: 32,
+    });
+    assert.equal(d.slowRequestMs, 1000);
+    const c = parse(
+      [
+        '[server]',
+        '[logging]',
+        'log_to_stdout = false',
+        'stdout_log_level = "WARN"',
+        'log_to_file = true',
+        'file_log_level = "Trace"',
+        'log_file_path = "logs/node.log"',
+        'log_file_append = false',
+        'log_max_size = 4096',
+        'log_max_files = 3',
+        'slow_request_ms = 250',
+      ].join('\n'),
+      'usernet',
+    );
+    assert.deepEqual(c.logging, {
+      logToStdout: false,
+      stdoutLogLevel: 'Warning',
+      logToFile: true,
+      fileLogLevel: 'Trace',
+      logFilePath: join(dirname(FILE), 'logs/node.log'),
+      logFileAppend: false,
+      logMaxSize: 4096n,
+      logMaxFiles: 3,
+    });
+    assert.equal(c.slowRequestMs, 250);
+    assert.deepEqual(c.notices, []);
+    assert.throws(
+      () => parse('[server]\n[logging]\nfile_log_level = "Loud"\n', 'usernet'),
+      /file_log_level.*unknown level "Loud" \(expected Error, Warning, Info, Debug(,)? or Trace\)/,
+    );
   });
 
   it('names each key it ignores: misspelt ones with the closest known key, Epic-only ones as such', () => {
@@ -182,7 +230,7 @@ describe('server config parsing', () => {
       '"burn_rewards" = true',
       '',
       '[logging]',
-      'log_to_file = true',
+      'log_to_fille = true',
     ].join('\n');
     const notice = (
       key: string,
@@ -192,7 +240,6 @@ describe('server config parsing', () => {
     ) => ({ file: FILE, key, line, kind, closest });
     const c = parse(text, 'floonet');
     assert.deepEqual(c.notices, [
-      notice('logging', 18, 'unimplemented'),
       notice('server.api_http_adr', 4, 'unknown', 'api_http_addr'),
       notice('server.run_tui', 5, 'unimplemented'),
       notice('server.archive_mod', 6, 'unknown', 'archive_mode'),
@@ -200,13 +247,17 @@ describe('server config parsing', () => {
       notice('server.p2p_config.seedz', 9, 'unknown', 'seeds'),
       notice('server.p2p_config.peer_max_count', 10, 'unimplemented'),
       notice('server.stratum_mining_config.burn_rewards', 16, 'unknown', 'burn_reward'),
+      notice('logging.log_to_fille', 19, 'unknown', 'log_to_file'),
     ]);
     assert.equal(c.archiveMode, false, 'a misspelt key takes no effect');
-    assert.deepEqual(c.notices.map(describeNotice).slice(0, 3), [
-      `${FILE} line 18: logging is Epic's, but mwnode does not implement it: ignored`,
+    assert.deepEqual(c.notices.map(describeNotice).slice(0, 2), [
       `${FILE} line 4: unknown key server.api_http_adr (did you mean api_http_addr?): ignored`,
       `${FILE} line 5: server.run_tui is Epic's, but mwnode does not implement it: ignored`,
     ]);
+    assert.equal(
+      describeNotice(c.notices.at(-1) as (typeof c.notices)[number]),
+      `${FILE} line 19: unknown key logging.log_to_fille (did you mean log_to_file?): ignored`,
+    );
   });
 
   it('run_test_miner and test_miner_wallet_url override the chain defaults', () => {
