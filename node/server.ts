@@ -22,6 +22,7 @@ import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
+import { NodeMetrics } from '../metrics/node_metrics.js';
 import { ActorSystem, installSignalHandlers, SharedRing, YieldFlag } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
@@ -191,7 +192,15 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     replyRing,
     blockFlag,
   };
-  let gateway: Gateway;
+  let gateway: Gateway | null = null;
+  const metrics = new NodeMetrics({
+    head: () => head,
+    headerHeight: async () => (await chain.ask('syncState', {})).headerHead.height,
+    sync: () => sync,
+    connected: () => connected,
+    inFlight: () => gateway?.inFlight() ?? 0,
+    actors: () => [chain, pool, peers, ...readers],
+  });
   try {
     gateway = await startGateway({
       host: config.apiHttpAddr.host,
@@ -202,6 +211,11 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       identity: { userAgent: USER_AGENT, chainType: config.chainType },
       log,
       rateLimit: config.apiRateLimit,
+      metrics: {
+        meter: metrics.meter,
+        scrape: () => metrics.scrape(),
+        open: config.apiMetricsOpen,
+      },
     });
   } catch (e) {
     await system.shutdown();

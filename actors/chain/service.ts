@@ -38,9 +38,10 @@ import type {
   SubmitReply,
   SyncState,
 } from './messages.js';
+import { blocksAccepted, blocksRejected, reorgDepth, reorgs } from './metrics.js';
 import { blockTemplate, finalizeTemplate } from './mining.js';
 import { OrphanPool } from './orphans.js';
-import { type PipelineContext, processBlock } from './pipeline.js';
+import { type Accepted, type PipelineContext, processBlock } from './pipeline.js';
 import { ChainQueries } from './queries.js';
 import { ChainServing } from './serving.js';
 import { ChainStore, DB_FILE } from './store.js';
@@ -277,6 +278,7 @@ export class ChainService {
     const started = performance.now();
     try {
       accepted = await processBlock(this.ctx, block);
+      countAccepted(accepted);
       // Processing alone (its turn came): benches compare it idle and under read load.
       this.log('block_accepted', {
         height: Number(block.header.height),
@@ -288,6 +290,7 @@ export class ChainService {
         ms: Math.round((performance.now() - started) * 100) / 100,
       });
     } catch (e) {
+      blocksRejected.inc({ kind: e instanceof ChainError ? e.kind : 'Internal' });
       if (e instanceof ChainError && e.kind === 'Orphan') {
         this.orphans.add(headerHash(block.header, this.params), block, Date.now());
       }
@@ -382,4 +385,12 @@ export class ChainService {
   close(): void {
     this.store.close();
   }
+}
+
+/** The block's outcome into the chain's counters (metrics.ts). */
+function countAccepted(accepted: Accepted): void {
+  blocksAccepted.inc({ status: accepted.status });
+  if (accepted.status !== 'reorg') return;
+  reorgs.inc();
+  reorgDepth.observe(accepted.rewound.length);
 }

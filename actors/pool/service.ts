@@ -24,8 +24,12 @@ import { verifyKernels, verifyRangeProofs } from '../../jobs/verify.js';
 import type { WorkPool } from '../../runtime/index.js';
 import { ChainReader } from './chain_view.js';
 import type { PoolInit, PoolSizes, TxRelay } from './messages.js';
+import { poolTxs } from './metrics.js';
 
 const V2 = 2;
+
+/** The `source` label of mwnode_pool_txs_total. */
+const SOURCE_LABEL = { PushApi: 'push_api', Broadcast: 'peer' } as const;
 
 export class PoolService {
   private readonly params: ChainParams;
@@ -81,9 +85,14 @@ export class PoolService {
         this.pool.accept(prepared, verdict, cachedView(view), Date.now(), route),
       );
     } catch (e) {
+      poolTxs.inc({
+        source: SOURCE_LABEL[source],
+        result: e instanceof PoolError ? e.kind : 'error',
+      });
       if (e instanceof PoolError) throw new Error(updatePoolErrorText(e));
       throw e;
     }
+    poolTxs.inc({ source: SOURCE_LABEL[source], result: 'accepted' });
     this.relay(outcome);
     this.changed();
     return null;
