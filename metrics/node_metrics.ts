@@ -10,6 +10,12 @@ import type { SyncStatus } from '../actors/peers/sync_status.js';
 import { type MetricValue, RequestMeter } from '../gateway/request_meter.js';
 import { type MetricsJson, threadSnapshot } from './thread.js';
 
+/**
+ * Set (to anything) for a node that neither counts requests nor serves `/metrics`: only
+ * `bench/gateway.ts` sets it, to measure what the counting costs against the same build.
+ */
+export const METRICS_OFF_ENV = 'MWNODE_METRICS_OFF';
+
 /** How long a scrape waits for an actor's figures; a late actor shows as down. */
 export const ACTOR_SCRAPE_DEADLINE_MS = 2_000;
 

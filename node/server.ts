@@ -22,7 +22,7 @@ import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
-import { NodeMetrics } from '../metrics/node_metrics.js';
+import { METRICS_OFF_ENV, NodeMetrics } from '../metrics/node_metrics.js';
 import { ActorSystem, installSignalHandlers, SharedRing, YieldFlag } from '../runtime/index.js';
 import { log } from './log.js';
 import { announceApi, startTestMiner, type TestMiner } from './miner.js';
@@ -211,11 +211,9 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       identity: { userAgent: USER_AGENT, chainType: config.chainType },
       log,
       rateLimit: config.apiRateLimit,
-      metrics: {
-        meter: metrics.meter,
-        scrape: () => metrics.scrape(),
-        open: config.apiMetricsOpen,
-      },
+      metrics: process.env[METRICS_OFF_ENV]
+        ? null
+        : { meter: metrics.meter, scrape: () => metrics.scrape(), open: config.apiMetricsOpen },
     });
   } catch (e) {
     await system.shutdown();
