@@ -166,7 +166,7 @@ describe('/metrics (real mwnode processes)', { timeout: 180_000 }, () => {
     assert.equal(sampleValue(f, 'mwnode_chain_header_height'), BLOCKS);
     assert.equal(sampleValue(f, 'mwnode_block_stage_seconds_count', { stage: 'state' }), BLOCKS);
     assert.deepEqual(series(f, 'mwnode_pool_txs_total'), [
-      '{"source":"push_api","result":"DuplicateCommitment"} 1',
+      '{"source":"push_api","result":"DuplicateTx"} 1',
       '{"source":"push_api","result":"accepted"} 1',
     ]);
     assert.equal(sampleValue(f, 'mwnode_pool_size'), 1);

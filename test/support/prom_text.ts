@@ -37,11 +37,17 @@ function fail(line: number, message: string): never {
   throw new PromTextError(`line ${line}: ${message}`);
 }
 
-/** Go's ParseFloat forms Prometheus accepts, and nothing else (no hex, no `1_000`, no ''). */
+/**
+ * The forms of Go's ParseFloat that Prometheus reads values with: decimals, and `NaN`, `Inf`,
+ * `Infinity` in any case with an optional sign (prom-client prints NaN as `Nan`); nothing else
+ * (no hex, no `1_000`, no '').
+ */
 function parseValue(text: string, line: number): number {
-  if (text === 'NaN') return Number.NaN;
-  if (text === '+Inf' || text === 'Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(text);
+  if (special !== null) {
+    if ((special[2] as string).toLowerCase() === 'nan') return Number.NaN;
+    return special[1] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) fail(line, `bad value ${text}`);
   return Number(text);
 }

@@ -16,12 +16,14 @@ h_sum 0.25
 h_count 2
 # a comment
 g -Inf 1700000000000
+n Nan
 `;
 
 describe('parsePromText', () => {
   it('reads families, types, help, labels with escapes, values and timestamps', () => {
     const f = parsePromText(GOOD);
-    assert.deepEqual([...f.keys()], ['a_total', 'h', 'g']);
+    assert.deepEqual([...f.keys()], ['a_total', 'h', 'g', 'n']);
+    assert.ok(Number.isNaN(sampleValue(f, 'n')));
     assert.equal(f.get('a_total')?.type, 'counter');
     assert.equal(f.get('a_total')?.help, 'Things, with "quotes" and a \\\\ backslash');
     assert.equal(sampleValue(f, 'a_total', { route: '/v1/x', status: '200' }), 3);
@@ -41,6 +43,7 @@ describe('parsePromText', () => {
     ['unterminated value', 'a{x="v} 1\n', /unterminated/],
     ['label twice', 'a{x="1",x="2"} 1\n', /twice/],
     ['bad value', 'a 0x10\n', /bad value/],
+    ['bad special value', 'a nanx\n', /bad value/],
     ['missing value', 'a\n', /without value/],
     ['two spaces', 'a  1\n', /bad value\/timestamp/],
     ['bad timestamp', 'a 1 1.5\n', /bad timestamp/],
