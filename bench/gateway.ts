@@ -3,10 +3,12 @@
 // the same dispatcher with the chain in-thread, and (c) the real mwnode process. get_tip runs
 // twice: with one body (id 1) throughout, which the reply cache answers (gateway/reply_cache.ts),
 // and with a new id per request, which it cannot (the envelope fast path, gateway/fast_rpc.ts,
-// answers both). Prints requests/s, p50/p99, the server's CPU time per request and the ratios;
-// writes bench/results/gateway.json.
+// answers both). (d) is the same mwnode without request metrics (MWNODE_METRICS_OFF), so the
+// `metrics_*` ratios show what counting every request costs. Prints requests/s, p50/p99, the
+// server's CPU time per request and the ratios; writes bench/results/gateway.json.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { METRICS_OFF_ENV } from '../metrics/node_metrics.js';
 import {
   basic,
   ownerSecret,
@@ -76,6 +78,11 @@ function report(name: string, runs: readonly Run[]): Measurement {
 
 const home = tempHome();
 const node = await startNodeProcess({ home });
+// The spawned node copies this environment: (d) runs without request metrics.
+process.env[METRICS_OFF_ENV] = '1';
+const homeOff = tempHome();
+const nodeOff = await startNodeProcess({ home: homeOff });
+delete process.env[METRICS_OFF_ENV];
 const rpcHeaders = { method: 'POST', body: GET_TIP } as const;
 const tipBody = await fetchText(node.port, '/v2/foreign', rpcHeaders);
 const bare = await startServer('bare-uws', tipBody);
@@ -132,6 +139,7 @@ interface Case {
   readonly run: () => Promise<LoadResult>;
 }
 const nodePid = node.proc.pid;
+const offPid = nodeOff.proc.pid;
 const cases: Case[] = [
   { name: '(a) bare uWS, same bytes', pid: bare.proc.pid, run: () => tip(bare.port) },
   { name: '(b) node:http + dispatcher, get_tip', pid: plain.proc.pid, run: () => tip(plain.port) },
@@ -142,6 +150,12 @@ const cases: Case[] = [
     run: () => status(plain.port, SECRET),
   },
   { name: '(c) mwnode, /v1/status', pid: nodePid, run: () => status(node.port, ownerSecret(home)) },
+  { name: '(d) mwnode no metrics, get_tip', pid: offPid, run: () => tip(nodeOff.port) },
+  {
+    name: '(d) mwnode no metrics, /v1/status',
+    pid: offPid,
+    run: () => status(nodeOff.port, ownerSecret(homeOff)),
+  },
 ];
 if (USE_WRK)
   cases.push(
@@ -151,6 +165,11 @@ if (USE_WRK)
       run: () => tip(plain.port, true),
     },
     { name: '(c) mwnode, get_tip new ids', pid: nodePid, run: () => tip(node.port, true) },
+    {
+      name: '(d) mwnode no metrics, get_tip new ids',
+      pid: offPid,
+      run: () => tip(nodeOff.port, true),
+    },
   );
 // Shared machines drift (other tenants, frequency): rounds interleave the servers so drift hits
 // them alike, and the median run of each is kept.
@@ -173,12 +192,19 @@ const ratios = {
   get_tip_vs_bare_uws: ratio(2, 0),
   status_vs_node_http: ratio(4, 3),
   status_vs_bare_uws: ratio(4, 0),
-  ...(USE_WRK ? { new_ids_vs_node_http: ratio(6, 5), new_ids_vs_bare_uws: ratio(6, 0) } : {}),
+  ...(USE_WRK ? { new_ids_vs_node_http: ratio(8, 7), new_ids_vs_bare_uws: ratio(8, 0) } : {}),
+  // Metrics on over off (goal ≥ 0.95): requests/s, and CPU per request off over on.
+  metrics_get_tip_on_vs_off: ratio(2, 5),
+  metrics_status_on_vs_off: ratio(4, 6),
+  ...(USE_WRK ? { metrics_new_ids_on_vs_off: ratio(8, 9) } : {}),
+  cpu_metrics_get_tip_off_vs_on: cpuRatio(5, 2),
+  cpu_metrics_status_off_vs_on: cpuRatio(6, 4),
+  ...(USE_WRK ? { cpu_metrics_new_ids_off_vs_on: cpuRatio(9, 8) } : {}),
   // CPU per request of bare uWS over mwnode's: the requests/s ratio both would reach if each had
   // one core to itself, which a shared 2-core machine with the load generator on it cannot show.
   cpu_get_tip_vs_bare_uws: cpuRatio(0, 2),
   cpu_status_vs_bare_uws: cpuRatio(0, 4),
-  ...(USE_WRK ? { cpu_new_ids_vs_bare_uws: cpuRatio(0, 6) } : {}),
+  ...(USE_WRK ? { cpu_new_ids_vs_bare_uws: cpuRatio(0, 8) } : {}),
 };
 for (const [k, v] of Object.entries(ratios))
   process.stdout.write(`${k.padEnd(28)} ×${v.toFixed(2)}\n`);
@@ -186,5 +212,6 @@ saveResults('gateway', results, ratios);
 
 bare.proc.kill();
 plain.proc.kill();
-await node.stop();
+await Promise.all([node.stop(), nodeOff.stop()]);
 removeHome(home);
+removeHome(homeOff);

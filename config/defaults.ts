@@ -126,6 +126,7 @@ export function defaultServerConfig(
     headerSyncTimeout: 10,
     apiRateLimit: null,
     apiReadThreads: null,
+    apiMetricsOpen: false,
     p2p: defaultP2p(chain),
     pool: defaultPool(chain),
     dandelion: defaultDandelion(),

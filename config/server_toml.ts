@@ -237,6 +237,7 @@ function readServer(s: TableReader, opts: ParseOptions): Omit<ServerConfig, 'not
     headerSyncTimeout: readHeaderSyncTimeout(s, d.headerSyncTimeout),
     apiRateLimit: readRateLimit(s),
     apiReadThreads: s.has('api_read_threads') ? s.integer('api_read_threads', 0, 0, 64) : null,
+    apiMetricsOpen: s.boolean('api_metrics_open', d.apiMetricsOpen),
     p2p: readP2p(s.table('p2p_config'), chain),
     pool: readPool(s.table('pool_config'), chain),
     dandelion: readDandelion(s.table('dandelion_config')),

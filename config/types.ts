@@ -64,6 +64,11 @@ export interface ServerConfig {
    * chain actor; 0 for none; null (the default): one per CPU, at most 4.
    */
   readonly apiReadThreads: number | null;
+  /**
+   * `[server] api_metrics_open` (ours): `GET /metrics` without the owner credential; false (the
+   * default): guarded like the owner API (docs/decisions.md).
+   */
+  readonly apiMetricsOpen: boolean;
   readonly p2p: P2pConfig;
   readonly pool: PoolConfig;
   readonly dandelion: DandelionConfig;

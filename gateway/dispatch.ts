@@ -16,6 +16,7 @@ import {
   respond,
 } from './http.js';
 import { handleJsonRpc, type MethodTable } from './jsonrpc.js';
+import { type GatewayMetrics, METRICS_CONTENT_TYPE, METRICS_ROUTE } from './metrics_route.js';
 import { type GatewayLog, type NodeIdentity, type Operations, operations } from './operations.js';
 import { ReplyCache, type RpcUsage } from './reply_cache.js';
 import { Router } from './router.js';
@@ -25,7 +26,8 @@ import type { Services } from './services.js';
 import type { TemplateFeed } from './template_feed.js';
 
 export type Resolution =
-  | { readonly response: HttpResponse }
+  /** `route`: the route matched, if any (for the request counters). */
+  | { readonly response: HttpResponse; readonly route?: Route | null }
   | {
       readonly route: Route;
       readonly op: Operation;
@@ -58,14 +60,29 @@ export class Dispatcher {
   /** The full JSON-RPC path per surface, as fast_rpc.ts primes its templates with it. */
   private readonly fullPath: Readonly<Record<RpcSurface, FullPath>>;
 
-  constructor(services: Services, secrets: ApiSecrets, identity: NodeIdentity, log?: GatewayLog) {
+  private readonly metrics: GatewayMetrics | null;
+
+  constructor(
+    services: Services,
+    secrets: ApiSecrets,
+    identity: NodeIdentity,
+    metrics: GatewayMetrics | null = null,
+    log?: GatewayLog,
+  ) {
     this.services = services;
     this.outputs = new FastOutputs(services.replyRing);
     for (const r of ROUTES) this.router.add(r.pattern, r);
+    this.metrics = metrics;
+    if (metrics !== null) this.router.add(METRICS_ROUTE.pattern, METRICS_ROUTE);
     const owner = secrets.owner === null ? undefined : credential('NodeAPI', secrets.owner);
     const foreign =
       secrets.foreign === null ? undefined : credential('NodeForeignAPI', secrets.foreign);
-    this.guards = { v1: owner, owner, foreign };
+    this.guards = {
+      v1: owner,
+      owner,
+      foreign,
+      metrics: metrics?.open === true ? undefined : owner,
+    };
     this.ops = operations(services, identity, log);
     this.rpc = rpcTables(this.ops);
     const full =
@@ -104,13 +121,13 @@ export class Dispatcher {
   }
 
   #decide(route: Route | null, method: string, authorization: string | undefined): Resolution {
-    if (route === null) return { response: NOT_FOUND };
-    if (method === 'options') return { response: PREFLIGHT };
+    if (route === null) return { response: NOT_FOUND, route };
+    if (method === 'options') return { response: PREFLIGHT, route };
     const guard = this.guards[route.surface];
     if (guard !== undefined && !authorized(guard, authorization))
-      return { response: unauthorized(guard.realm) };
+      return { response: unauthorized(guard.realm), route };
     const op = method === 'get' ? route.get : method === 'post' ? route.post : undefined;
-    return op === undefined ? { response: NOT_FOUND } : { route, op, authorization };
+    return op === undefined ? { response: NOT_FOUND, route } : { route, op, authorization };
   }
 
   /** Epic's matcher, remembered per path: the same few paths are asked for all the time. */
@@ -182,6 +199,11 @@ export class Dispatcher {
     }
   }
 
+  async #scrape(): Promise<HttpResponse> {
+    if (this.metrics === null) return NOT_FOUND;
+    return respond(200, await this.metrics.scrape(), [['content-type', METRICS_CONTENT_TYPE]]);
+  }
+
   async run(op: Operation, req: HttpRequest): Promise<HttpResponse | BytesResponse> {
     if ('rpc' in op) {
       const table = this.rpc[op.rpc];
@@ -196,6 +218,7 @@ export class Dispatcher {
     if ('peers' in op) return this.ops.peersRest(op.peers, req);
     if ('pool' in op) return this.ops.poolRest(op.pool, req);
     if ('chain' in op) return this.ops.chainRest(op.chain, req);
+    if ('metrics' in op) return this.#scrape();
     try {
       return respond(200, stringifyJson(await this.ops[op.rest](), { pretty: true }));
     } catch (e) {

@@ -7,7 +7,7 @@ import type { ChainRestOp } from './chain_rest.js';
 import type { PeerRestOp } from './peer_ops.js';
 import type { PoolRestOp } from './pool_rest.js';
 
-export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor';
+export type Surface = 'index' | 'v1' | 'owner' | 'foreign' | 'tor' | 'metrics';
 export type RestOp = 'routeIndex' | 'status' | 'tip' | 'version' | 'blockTemplate';
 export type RpcSurface = 'owner' | 'foreign' | 'tor';
 /** `/v1/peers/...`: answered whole by gateway/peer_ops.ts (the path names the peer). */
@@ -18,7 +18,9 @@ export type Operation =
   /** `/v1/pool` and `/v1/pool/push_tx`: answered whole by gateway/pool_rest.ts. */
   | { readonly pool: PoolRestOp }
   /** `/v1` chain reads: answered whole by gateway/chain_rest.ts (path and query name the read). */
-  | { readonly chain: ChainRestOp };
+  | { readonly chain: ChainRestOp }
+  /** `/metrics`: the Prometheus exposition (gateway/metrics_route.ts). */
+  | { readonly metrics: 'scrape' };
 
 export interface Route {
   readonly pattern: string;

@@ -15,8 +15,10 @@ import {
   respond,
   STATUS_TEXT,
 } from './http.js';
+import type { GatewayMetrics } from './metrics_route.js';
 import type { NodeIdentity } from './operations.js';
 import { type RateLimit, RateLimiter } from './rate_limit.js';
+import type { RequestSlot } from './request_meter.js';
 import type { Operation } from './routes.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
@@ -49,6 +51,8 @@ export interface GatewayOptions {
   readonly rateLimit?: RateLimit | null;
   /** WebSocket template subscribers at once (ws_templates.ts); more get 503. */
   readonly maxSubscribers?: number;
+  /** Serves `/metrics` and counts every request (metrics_route.ts); absent or null: neither. */
+  readonly metrics?: GatewayMetrics | null;
 }
 
 export interface Gateway {
@@ -79,6 +83,10 @@ class Exchange {
   query = '';
   /** Read only where a credential guards the route. */
   authorization: string | undefined = undefined;
+  /** Where the answer is counted (request_meter.ts); null when metrics are off. */
+  slot: RequestSlot | null = null;
+  /** `performance.now()` when the request arrived (0 when metrics are off). */
+  started = 0;
   constructor(res: UwsResponse, method: string, path: string) {
     this.res = res;
     this.method = method;
@@ -105,6 +113,7 @@ function remoteAddress(res: UwsResponse): string {
 
 /** Writes a response; inside a uWS callback the socket is corked already. */
 function write(ex: Exchange, r: HttpResponse | BytesResponse, closeConnection: boolean): void {
+  ex.slot?.record(r.status, ex.started);
   const res = ex.res;
   // Without a status line of its own, uWS writes "200 OK": one native call fewer per answer.
   if (r.status !== 200) res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
@@ -148,7 +157,9 @@ function createApp(uws: ReturnType<typeof loadUws>, tls: GatewayOptions['tls']):
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const uws = loadUws();
-  const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity, opts.log);
+  const metrics = opts.metrics ?? null;
+  const meter = metrics?.meter ?? null;
+  const dispatcher = new Dispatcher(opts.services, opts.secrets, opts.identity, metrics, opts.log);
   const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const log = opts.log ?? (() => {});
   const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : null;
@@ -276,11 +287,16 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
     // A block is being processed: it goes first (services.ts `blockFlag`).
     blockFlag?.yieldWhileRaised();
+    const started = meter === null ? 0 : performance.now();
     const method = req.getMethod();
     const path = req.getUrl();
     // The route decides whether the credential header is read at all.
     const resolution = dispatcher.resolveRequest(method, path, req);
     const ex = new Exchange(res, method, path);
+    if (meter !== null) {
+      ex.slot = meter.slot(resolution.route ?? null, method);
+      ex.started = started;
+    }
     // uWS does not count endWithoutBody as an answer: returning after one without an abort
     // handler aborts the process.
     if (ex.head)

@@ -22,6 +22,7 @@ import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
+import { METRICS_OFF_ENV, NodeMetrics } from '../metrics/node_metrics.js';
 import { ActorSystem, installSignalHandlers, SharedRing, YieldFlag } from '../runtime/index.js';
 import { log } from './log.js';
 import { installLogSink } from './log_sink.js';
@@ -194,7 +195,15 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
     replyRing,
     blockFlag,
   };
-  let gateway: Gateway;
+  let gateway: Gateway | null = null;
+  const metrics = new NodeMetrics({
+    head: () => head,
+    headerHeight: async () => (await chain.ask('syncState', {})).headerHead.height,
+    sync: () => sync,
+    connected: () => connected,
+    inFlight: () => gateway?.inFlight() ?? 0,
+    actors: () => [chain, pool, peers, ...readers],
+  });
   try {
     gateway = await startGateway({
       host: config.apiHttpAddr.host,
@@ -206,6 +215,9 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       log,
       slowRequestMs: config.slowRequestMs,
       rateLimit: config.apiRateLimit,
+      metrics: process.env[METRICS_OFF_ENV]
+        ? null
+        : { meter: metrics.meter, scrape: () => metrics.scrape(), open: config.apiMetricsOpen },
     });
   } catch (e) {
     await system.shutdown();

@@ -1,5 +1,7 @@
 // The actor system: spawns actors by module, hands out typed references, and shuts everything
 // down in three steps: stop accepting everywhere, drain, close.
+
+import type { MetricsJson } from '../metrics/thread.js';
 import type { ActorCell, ActorStats } from './cell.js';
 import { encode } from './codec.js';
 import { DEFAULT_CLOSE_DEADLINE_MS, DEFAULT_SHUTDOWN_DEADLINE_MS } from './constants.js';
@@ -15,6 +17,7 @@ import type {
   Protocol,
   SharedMemory,
 } from './protocol.js';
+import { METRICS_KIND } from './serve.js';
 import { ThreadActor } from './thread_actor.js';
 
 export type { AskOptions } from './protocol.js';
@@ -29,6 +32,8 @@ export interface ActorRef<P extends Protocol<P>, E extends Events<E> = NoEvents>
    */
   watch<T extends keyof E & string>(topic: T, listener: (body: E[T]) => void): () => void;
   stats(): ActorStats;
+  /** The figures of the actor's thread, as plain data (metrics/thread.ts); for a scrape. */
+  metrics(deadlineMs: number): Promise<MetricsJson>;
 }
 
 export interface SpawnOptions<I> extends Partial<ActorOptions> {
@@ -170,5 +175,7 @@ function refTo<P extends Protocol<P>, E extends Events<E>>(cell: ActorCell): Act
     },
     watch: (topic, listener) => cell.watch(topic, listener as (body: unknown) => void),
     stats: () => cell.stats(),
+    metrics: (deadlineMs) =>
+      cell.ask(METRICS_KIND, { actor: cell.name }, deadlineMs) as Promise<MetricsJson>,
   };
 }

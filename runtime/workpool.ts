@@ -3,10 +3,12 @@
 // whole is refused at once with PoolBusyError, so producers slow down instead of piling up.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { secondsSince } from '../metrics/thread.js';
 import { DEFAULT_POOL_MAX_QUEUE, MAX_ITEMS_PER_JOB } from './constants.js';
 import { PoolBusyError, PoolError, WorkerCrashedError } from './errors.js';
 import { chunkRanges, type JobReply, type JobRequest, type JobResult, packItems } from './job.js';
 import type { PoolWorkerData } from './pool_worker.js';
+import { jobSeconds, trackPool } from './workpool_metrics.js';
 
 const POOL_WORKER = new URL('./pool_worker.js', import.meta.url);
 const DEFAULT_KINDS = new URL('./pool_kinds.js', import.meta.url);
@@ -41,6 +43,7 @@ export class WorkPool {
   readonly #piscina: Piscina<JobRequest, JobReply>;
   #outstanding = 0;
   #closed = false;
+  readonly #untrack: () => void;
 
   constructor(opts: WorkPoolOptions = {}) {
     this.threads = positiveInt('threads', opts.threads ?? availableParallelism(), 1);
@@ -69,6 +72,10 @@ export class WorkPool {
     // Piscina reports a worker error that hit no task as an 'error' event, which would
     // otherwise crash the process; the worker is replaced either way.
     this.#piscina.on('error', () => {});
+    this.#untrack = trackPool({
+      queued: () => this.#piscina.queueSize,
+      outstanding: () => this.#outstanding,
+    });
   }
 
   /** Most jobs the pool holds at once: one running per worker plus maxQueue waiting. */
@@ -113,6 +120,7 @@ export class WorkPool {
   /** Ends every worker; jobs still running fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#untrack();
     await this.#piscina.destroy();
   }
 
@@ -123,6 +131,7 @@ export class WorkPool {
     end: number,
   ): Promise<JobResult[]> {
     this.#outstanding++;
+    const started = performance.now();
     let reply: JobReply;
     try {
       const { request, transfer } = packItems(kind, items, start, end);
@@ -131,6 +140,7 @@ export class WorkPool {
       throw fromPiscina(e);
     } finally {
       this.#outstanding--;
+      jobSeconds.observe({ kind }, secondsSince(started));
     }
     if (!reply.ok) throw new PoolError(reply.error.code, reply.error.message);
     if (reply.results.length !== end - start)

@@ -38,8 +38,10 @@ import {
 } from '../../core/crypto/kernel.js';
 import { headerHash } from '../../core/ser/header.js';
 import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
+import { secondsSince } from '../../metrics/thread.js';
 import { ChainError, UNFIT } from './errors.js';
 import { advanceHeaderHead } from './header_sync.js';
+import { blockStage } from './metrics.js';
 import type { ChainStore, StoredHeader } from './store.js';
 import { chainErrorOf } from './validation_errors.js';
 import type { BlockVerifier } from './verifier.js';
@@ -100,7 +102,11 @@ export async function processBlock(ctx: PipelineContext, block: Block): Promise<
   // A header already stored (header sync, or a fork block) passed these checks then, proof of
   // work included; its hash covers every field. Epic's `process_block_header` likewise returns
   // early for a known header and the block goes on as a body.
-  if (store.header(hash) === undefined) await validateNewHeader(ctx, hash, header);
+  let stageStart = performance.now();
+  if (store.header(hash) === undefined) {
+    await validateNewHeader(ctx, hash, header);
+    blockStage.observe({ stage: 'header' }, secondsSince(stageStart));
+  }
   const parent = store.header(header.prevHash);
   if (parent === undefined) throw new ChainError('Orphan');
   // Epic's `check_orphan`: with headers ahead of the body, a known parent header is not enough;
@@ -108,9 +114,14 @@ export async function processBlock(ctx: PipelineContext, block: Block): Promise<
   const head = store.tip('head');
   if (!(head !== null && equalBytes(parent.hash, head.hash)) && !store.hasBlock(parent.hash))
     throw new ChainError('Orphan');
+  stageStart = performance.now();
   await validateBody(ctx, block, parent.header);
+  blockStage.observe({ stage: 'body' }, secondsSince(stageStart));
   checkKnown(store, hash, header);
-  return applyToState(ctx, hash, block, parent);
+  stageStart = performance.now();
+  const accepted = applyToState(ctx, hash, block, parent);
+  blockStage.observe({ stage: 'state' }, secondsSince(stageStart));
+  return accepted;
 }
 
 /** Epic's `validate_header` for a header not stored yet; the proof verified in the pool. */

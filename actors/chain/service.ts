@@ -39,9 +39,10 @@ import type {
   SubmitReply,
   SyncState,
 } from './messages.js';
+import { blocksAccepted, blocksRejected, reorgDepth, reorgs } from './metrics.js';
 import { blockTemplate, finalizeTemplate } from './mining.js';
 import { OrphanPool } from './orphans.js';
-import { type PipelineContext, processBlock } from './pipeline.js';
+import { type Accepted, type PipelineContext, processBlock } from './pipeline.js';
 import { ChainQueries } from './queries.js';
 import { ChainServing } from './serving.js';
 import { ChainStore, DB_FILE } from './store.js';
@@ -294,6 +295,7 @@ export class ChainService {
     const height = Number(block.header.height);
     try {
       accepted = await processBlock(this.ctx, block);
+      countAccepted(accepted);
       // Processing alone (its turn came): benches compare it idle and under read load.
       this.log('block_accepted', {
         height,
@@ -314,6 +316,7 @@ export class ChainService {
         );
     } catch (e) {
       this.refused(block, source, e);
+      blocksRejected.inc({ kind: e instanceof ChainError ? e.kind : 'Internal' });
       throw e;
     }
     if (accepted.status !== 'fork') onHead();
@@ -420,4 +423,12 @@ export class ChainService {
   close(): void {
     this.store.close();
   }
+}
+
+/** The block's outcome into the chain's counters (metrics.ts). */
+function countAccepted(accepted: Accepted): void {
+  blocksAccepted.inc({ status: accepted.status });
+  if (accepted.status !== 'reorg') return;
+  reorgs.inc();
+  reorgDepth.observe(accepted.rewound.length);
 }

@@ -12,8 +12,10 @@ import { readBlock, writeBlock } from '../../core/ser/block.js';
 import { decode, encode } from '../../core/ser/codec.js';
 import { headerHash, readHeader, writeHeader } from '../../core/ser/header.js';
 import type { Block, BlockHeader, BlockSums } from '../../core/types/block.js';
+import { secondsSince } from '../../metrics/thread.js';
 import { HEADER_CHAIN_MMR, HeaderChainMmr } from './header_chain.js';
 import { REBUILD_HEADERS, SCHEMA, SCHEMA_VERSION } from './layout.js';
+import { sqliteTransaction } from './metrics.js';
 import { mmrTables } from './mmr_schema.js';
 import { mmrTransaction } from './mmr_store.js';
 import { type CommitPos, type ImportedState, TxHashSet } from './txhashset.js';
@@ -184,7 +186,17 @@ export class ChainStore {
    * never leaves the database inconsistent; the next durable commit syncs them too.
    */
   transaction<T>(fn: () => T, durable = true): T {
-    if (durable || this.db.inTransaction) return this.atomically(fn);
+    if (this.db.inTransaction) return this.atomically(fn);
+    const started = performance.now();
+    try {
+      return this.#outermost(fn, durable);
+    } finally {
+      sqliteTransaction.observe({ db: 'chain' }, secondsSince(started));
+    }
+  }
+
+  #outermost<T>(fn: () => T, durable: boolean): T {
+    if (durable) return this.atomically(fn);
     this.db.pragma('synchronous = NORMAL');
     try {
       return this.atomically(fn);

@@ -19,6 +19,7 @@ import { CONNECT_TIMEOUT_MS, dial } from './dialer.js';
 import { checkHand, type Hello, negotiatedVersion, OwnNonces, shakeFor } from './handshake.js';
 import type { InboundHost } from './listener.js';
 import type { ConnectedPeer } from './messages.js';
+import { countBan, peerBans } from './metrics.js';
 import { type Direction, LivePeer, type LocalHead } from './peer.js';
 import type { Relay, RelayPeer } from './relay.js';
 import { ServeQueue, type ServeSources } from './serve.js';
@@ -179,6 +180,7 @@ export class Network implements InboundHost {
       lastConnected: now,
       localTimestamp: now,
     });
+    countBan(BAD_HANDSHAKE);
   }
 
   // ---- outbound ----
@@ -303,6 +305,7 @@ export class Network implements InboundHost {
       if (peer.conn.abusive) {
         // Epic's clean_peers: Banned, its reason left as it was.
         if (p !== null) this.store.save({ ...p, flags: BANNED, lastBanned: this.now() });
+          peerBans.inc({ reason: 'Abusive' });
         this.o.log('p2p_peer_banned', { addr: formatPeerAddr(peer.addr), reason }, 'warn');
       } else if (p !== null && p.flags === HEALTHY) {
         this.store.save({ ...p, flags: DEFUNCT });
@@ -387,6 +390,7 @@ export class Network implements InboundHost {
     const now = this.now();
     this.store.updateState(peer.addr, BANNED, now);
     this.store.updateBanReason(peer.addr, reason, now);
+    countBan(reason);
     this.o.log(
       'p2p_peer_banned',
       { addr: formatPeerAddr(peer.addr), reason: banReasonName(reason) },

@@ -2,6 +2,7 @@
 // (p2p/src/peers.rs in behaviour). Failures are returned as the text of Epic's p2p `Error` in
 // its `Debug` form, which the API wraps ("ban peer error: …", "ban failed: …").
 import { formatPeerAddr, type PeerAddr } from './addr.js';
+import { countBan } from './metrics.js';
 import { notFoundText, PeerStore } from './store.js';
 import { BANNED, HEALTHY, type PeerRecord } from './types.js';
 
@@ -49,6 +50,7 @@ export class PeersService {
     if (!this.store.updateState(addr, BANNED, now))
       return { error: notFoundText(formatPeerAddr(addr)) };
     this.store.updateBanReason(addr, reason, now);
+    countBan(reason);
     return disconnect(addr, reason) ? { ok: null } : { error: 'PeerNotFound' };
   }
 

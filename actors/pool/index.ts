@@ -5,6 +5,7 @@ import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
 import { type ActorFactory, actorFromHandlers, WorkPool } from '../../runtime/index.js';
 import type { PoolEvents, PoolInit, PoolProtocol } from './messages.js';
+import { measurePoolSizes } from './metrics.js';
 import { PoolService } from './service.js';
 
 /** Epic's Dandelion monitor period. */
@@ -22,6 +23,7 @@ export const createPool: ActorFactory<PoolProtocol, PoolInit, PoolEvents> = (ini
     (g) => ctx.publish('generation', g),
     (r) => ctx.publish('relayTx', r),
   );
+  measurePoolSizes(() => pool.sizes());
   ctx.publish('generation', 0);
   // Epic's monitor makes its first run as the node starts, so the first epoch (stem or fluff
   // by `stem_probability`) begins then, not one period later.

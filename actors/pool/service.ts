@@ -25,8 +25,12 @@ import { log, warn } from '../../node/log.js';
 import type { WorkPool } from '../../runtime/index.js';
 import { ChainReader, type HeadSnapshot } from './chain_view.js';
 import type { PoolInit, PoolSizes, TxRelay } from './messages.js';
+import { poolTxs } from './metrics.js';
 
 const V2 = 2;
+
+/** The `source` label of mwnode_pool_txs_total. */
+const SOURCE_LABEL = { PushApi: 'push_api', Broadcast: 'peer' } as const;
 
 export class PoolService {
   private readonly params: ChainParams;
@@ -94,6 +98,10 @@ export class PoolService {
         this.pool.accept(prepared, verdict, cachedView(view), Date.now(), route),
       );
     } catch (e) {
+      poolTxs.inc({
+        source: SOURCE_LABEL[source],
+        result: e instanceof PoolError ? e.kind : 'error',
+      });
       const refusal = e instanceof PoolError ? new Error(updatePoolErrorText(e)) : e;
       warn('pool_tx_rejected', {
         ...at,
@@ -101,6 +109,7 @@ export class PoolService {
       });
       throw refusal;
     }
+    poolTxs.inc({ source: SOURCE_LABEL[source], result: 'accepted' });
     log('pool_tx_accepted', {
       ...at,
       inputs: tx.body.inputs.length,

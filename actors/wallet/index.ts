@@ -12,6 +12,7 @@ import type { WalletApi } from './api.js';
 import { exclusiveRunner, StatusQueue, type WalletEnv } from './env.js';
 import { WalletLifecycle } from './lifecycle.js';
 import type { WalletEvents, WalletInit, WalletProtocol, WalletReply } from './messages.js';
+import { measureWallet } from './metrics.js';
 import { NodeClient } from './node_client.js';
 import { echoStatus } from './progress.js';
 import { walletService } from './service.js';
@@ -70,6 +71,7 @@ export const createWallet: ActorFactory<WalletProtocol, WalletInit, WalletEvents
   installSecpBackend();
   installNativeBlake2b();
   const env = walletEnv(init, ctx);
+  measureWallet(env);
   if (init.password !== null) env.lifecycle.openWallet(init.password, false);
   const api = walletService(env);
   ctx.publish('synced', false);

@@ -3,6 +3,7 @@
 import { formatSocketAddr } from '../../config/addr.js';
 import { ensureApiSecret } from '../../config/secrets.js';
 import type { WalletConfig } from '../../config/wallet_toml.js';
+import { WalletMetrics } from '../../gateway/wallet/metrics.js';
 import { startWalletGateway } from '../../gateway/wallet/server.js';
 import { log, warn } from '../../node/log.js';
 import { installLogSink } from '../../node/log_sink.js';
@@ -56,6 +57,8 @@ export async function runListeners(
         certificateKey: config.tlsCertificateKey,
       },
       log: (event, fields) => log(`wallet_${event}`, fields),
+      // `/metrics` on the Owner listener, under its guard (gateway/wallet/metrics.ts).
+      metrics: choice.owner ? new WalletMetrics(session.metrics) : null,
     });
     const tls = config.tlsCertificateFile !== null;
     if (gateway.ownerPort !== null)

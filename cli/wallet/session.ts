@@ -17,6 +17,7 @@ import {
   writeWalletConfigFile,
 } from '../../config/wallet_toml.js';
 import type { ChainType } from '../../core/chain_type.js';
+import type { MetricsJson } from '../../metrics/thread.js';
 import { ActorSystem } from '../../runtime/index.js';
 
 export interface WalletGlobals {
@@ -64,6 +65,8 @@ const WALLET_DEADLINE_MS = 24 * 60 * 60 * 1000;
 
 export interface WalletSession {
   readonly api: WalletApi;
+  /** The wallet actor's thread figures, for `/metrics` (metrics/thread.ts). */
+  readonly metrics: (deadlineMs: number) => Promise<MetricsJson>;
   readonly close: () => Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export async function openSession(
   const ref = await system.spawn(walletActor, { name: 'wallet', init });
   return {
     api: remoteWalletApi(ref),
+    metrics: (deadlineMs) => ref.metrics(deadlineMs),
     close: async () => {
       await system.shutdown();
     },

@@ -16,7 +16,8 @@ import {
   respond,
   STATUS_TEXT,
 } from '../http.js';
-import { handleJsonRpc, type MethodTable } from '../jsonrpc.js';
+import { handleJsonRpc, type MethodTable, methodTable, type RpcMethod } from '../jsonrpc.js';
+import { METRICS_CONTENT_TYPE, METRICS_PATH } from '../metrics_route.js';
 import { RPC_MAX_BODY } from '../routes.js';
 import { loadTls, TlsConfigError } from '../tls.js';
 import {
@@ -27,6 +28,7 @@ import {
   type UwsRequest,
   type UwsResponse,
 } from '../uws.js';
+import type { WalletMetrics } from './metrics.js';
 import { OwnerAccess, type OwnerAccessOptions } from './owner_access.js';
 import { SecureOwner, type SecureRandom } from './secure.js';
 import { foreignTable, ownerV2Table, ownerV3Methods } from './tables.js';
@@ -58,6 +60,11 @@ export interface WalletGatewayOptions {
   /** Randomness of the secure API (tests pin it to reproduce reference vectors). */
   readonly random?: SecureRandom;
   readonly log?: (event: string, fields: Record<string, unknown>) => void;
+  /**
+   * Counts requests and calls, and serves `GET /metrics` on the Owner listener under the Owner
+   * routes' guard (metrics.ts); absent or null: neither.
+   */
+  readonly metrics?: WalletMetrics | null;
 }
 
 export interface WalletGateway {
@@ -93,12 +100,19 @@ function write(res: UwsResponse, r: HttpResponse): void {
 /** One request's answer: written once, never after the client went away. */
 class Exchange {
   done = false;
-  constructor(readonly res: UwsResponse) {}
+  readonly started = performance.now();
+  constructor(
+    readonly res: UwsResponse,
+    /** The path as counted: a route's own, or `unmatched`. */
+    readonly route: string,
+    readonly metrics: WalletMetrics | null,
+  ) {}
 
   /** Inside a uWS callback (already corked). */
   now(r: HttpResponse): void {
     if (this.done) return;
     this.done = true;
+    this.metrics?.request(this.route, r.status, this.started);
     write(this.res, r);
   }
 
@@ -106,8 +120,48 @@ class Exchange {
   later(r: HttpResponse): void {
     if (this.done) return;
     this.done = true;
+    this.metrics?.request(this.route, r.status, this.started);
     this.res.cork(() => write(this.res, r));
   }
+
+  /** A body over the cap: 413 and the connection closed. */
+  tooLarge(): void {
+    this.done = true;
+    this.metrics?.request(this.route, 413, this.started);
+    this.res.writeStatus(STATUS_TEXT[413] as string).end('', true);
+  }
+}
+
+/** Where `/metrics` is served: the Owner listener, under its routes' guard. */
+interface MetricsServing {
+  readonly metrics: WalletMetrics;
+  readonly access: OwnerAccess;
+}
+
+const METRICS_HEADERS: HttpResponse['headers'] = [['content-type', METRICS_CONTENT_TYPE]];
+
+/** `GET /metrics`: refused as an Owner route would be, else the exposition. */
+function serveMetrics(ex: Exchange, req: UwsRequest, method: string, m: MetricsServing): void {
+  if (method !== 'get') {
+    ex.now(NOT_FOUND);
+    return;
+  }
+  const refused = m.access.refusal({
+    method,
+    origin: header(req, 'origin'),
+    authorization: header(req, 'authorization'),
+  });
+  if (refused != null) {
+    ex.now(refused);
+    return;
+  }
+  ex.res.onAborted(() => {
+    ex.done = true;
+  });
+  m.metrics.scrape().then(
+    (text) => ex.later(respond(200, text, METRICS_HEADERS)),
+    () => ex.later(respond(500, 'internal error')),
+  );
 }
 
 function createApp(tlsFiles: { certFile: string; keyFile: string } | null): UwsApp {
@@ -134,11 +188,16 @@ function serve(
   routes: ReadonlyMap<string, Route>,
   maxBody: number,
   log: NonNullable<WalletGatewayOptions['log']>,
+  serving: MetricsServing | null,
+  metrics: WalletMetrics | null,
 ): void {
   app.any('/*', (res, req) => {
     const method = req.getMethod();
-    const route = routes.get(req.getUrl());
-    const ex = new Exchange(res);
+    const url = req.getUrl();
+    const route = routes.get(url);
+    const isMetrics = serving !== null && url === METRICS_PATH;
+    const ex = new Exchange(res, route !== undefined || isMetrics ? url : 'unmatched', metrics);
+    if (isMetrics) return serveMetrics(ex, req, method, serving);
     if (route === undefined || (method !== 'post' && method !== 'options'))
       return ex.now(NOT_FOUND);
     const origin = header(req, 'origin');
@@ -152,11 +211,7 @@ function serve(
     });
     if (refused != null) return ex.now(refused);
     if (method === 'options') return ex.now(shape(PREFLIGHT));
-    if (Number(req.getHeader('content-length') || '0') > maxBody) {
-      ex.done = true;
-      res.writeStatus(STATUS_TEXT[413] as string).end('', true);
-      return;
-    }
+    if (Number(req.getHeader('content-length') || '0') > maxBody) return ex.tooLarge();
     res.onAborted(() => {
       ex.done = true;
     });
@@ -165,11 +220,7 @@ function serve(
     res.onData((chunk, isLast) => {
       if (ex.done) return;
       size += chunk.byteLength;
-      if (size > maxBody) {
-        ex.done = true;
-        res.writeStatus(STATUS_TEXT[413] as string).end('', true);
-        return;
-      }
+      if (size > maxBody) return ex.tooLarge();
       // uWS reuses the chunk's memory once this callback returns.
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (!isLast) return;
@@ -207,7 +258,13 @@ export async function startWalletGateway(opts: WalletGatewayOptions): Promise<Wa
     material === null ? null : { certFile: material.certFile, keyFile: material.keyFile };
   const maxBody = opts.maxBody ?? RPC_MAX_BODY;
   const log = opts.log ?? (() => {});
-  const foreign = foreignHandler(opts.api, foreignTable(opts.api));
+  const metrics = opts.metrics ?? null;
+  const counted = (surface: string, methods: RpcMethod[]): RpcMethod[] =>
+    metrics === null ? methods : metrics.counted(surface, methods);
+  const foreign = foreignHandler(
+    opts.api,
+    methodTable(counted('foreign', [...foreignTable(opts.api).values()])),
+  );
   const sockets: UwsListenSocket[] = [];
   const close = (): void => {
     for (const s of sockets.splice(0)) loadUws().us_listen_socket_close(s);
@@ -216,8 +273,8 @@ export async function startWalletGateway(opts: WalletGatewayOptions): Promise<Wa
     let ownerPort: number | null = null;
     let foreignPort: number | null = null;
     if (opts.owner !== null) {
-      const secure = new SecureOwner(ownerV3Methods(opts.api), opts.random);
-      const v2 = ownerV2Table(opts.api);
+      const secure = new SecureOwner(counted('owner_v3', ownerV3Methods(opts.api)), opts.random);
+      const v2 = methodTable(counted('owner_v2', [...ownerV2Table(opts.api).values()]));
       const access = new OwnerAccess(opts.owner);
       const routes = new Map<string, Route>([
         ['/v3/owner', { handle: (body) => secure.handle(body), access }],
@@ -225,14 +282,15 @@ export async function startWalletGateway(opts: WalletGatewayOptions): Promise<Wa
       ]);
       if (opts.owner.includeForeign) routes.set('/v2/foreign', { handle: foreign, access: null });
       const app = createApp(tlsFiles);
-      serve(app, routes, maxBody, log);
+      serve(app, routes, maxBody, log, metrics && { metrics, access }, metrics);
       const socket = await listenOn(app, opts.owner.host, opts.owner.port);
       sockets.push(socket);
       ownerPort = portOf(socket);
     }
     if (opts.foreign !== null) {
       const app = createApp(tlsFiles);
-      serve(app, new Map([['/v2/foreign', { handle: foreign, access: null }]]), maxBody, log);
+      const foreignRoutes = new Map([['/v2/foreign', { handle: foreign, access: null }]]);
+      serve(app, foreignRoutes, maxBody, log, null, metrics);
       const socket = await listenOn(app, opts.foreign.host, opts.foreign.port);
       sockets.push(socket);
       foreignPort = portOf(socket);
