@@ -38,7 +38,7 @@ var $=function(id){return document.getElementById(id)};
 var last=null;
 function text(id,v){$(id).textContent=v}
 function short(h){return h.length>16?h.slice(0,8)+"\\u2026"+h.slice(-8):h}
-function age(ts){var s=Math.round((Date.now()-Date.parse(ts))/1000);if(!(s>=0))return"";if(s<90)return s+" s ago";if(s<5400)return Math.round(s/60)+" min ago";return Math.round(s/3600)+" h ago"}
+function age(ts){var s=Math.round((Date.now()-Date.parse(ts))/1000);if(!(s>=0))return"";if(s<90)return s+" s ago";if(s<5400)return Math.round(s/60)+" min ago";if(s<172800)return Math.round(s/3600)+" h ago";return Math.round(s/86400)+" d ago"}
 function cell(tr,v,cls,title){var td=document.createElement("td");td.textContent=v;if(cls)td.className=cls;if(title)td.title=title;tr.appendChild(td);return td}
 function rows(id,list,fill){var body=$(id);var out=[];list.forEach(function(x){var tr=document.createElement("tr");fill(tr,x);out.push(tr)});body.replaceChildren.apply(body,out)}
 function difficulty(id,d){var dl=$(id);var out=[];Object.keys(d).forEach(function(a){var dt=document.createElement("dt");dt.textContent=a;var dd=document.createElement("dd");dd.textContent=d[a];dd.dataset.algo=a;out.push(dt,dd)});dl.replaceChildren.apply(dl,out)}
@@ -57,7 +57,7 @@ text("peer-count",String(s.connections));text("peer-in",String(inb));text("peer-
 rows("blocks",s.blocks,function(tr,b){tr.dataset.height=b.height;cell(tr,b.height,"num");cell(tr,b.algorithm);var t=cell(tr,age(b.timestamp),"age",b.timestamp);t.dataset.ts=b.timestamp;cell(tr,b.timestamp.replace("+00:00","Z"),"opt mono");cell(tr,short(b.hash),"mono",b.hash)});
 rows("peers",s.peers,function(tr,x){cell(tr,x.addr,"mono");cell(tr,x.direction);cell(tr,x.height,"num");cell(tr,x.capabilities||"none");cell(tr,x.user_agent,"opt")});
 $("no-peers").hidden=s.peers.length>0;
-text("updated",new Date(s.at).toLocaleTimeString());
+text("updated",new Date(s.at).toLocaleTimeString());$("updated").dataset.at=String(s.at);
 }
 function tick(){document.querySelectorAll("td.age").forEach(function(td){td.textContent=age(td.dataset.ts)})}
 function connect(){
