@@ -44,6 +44,8 @@ export interface GatewayOptions {
   readonly rateLimit?: RateLimit | null;
   /** WebSocket template subscribers at once (ws_templates.ts); more get 503. */
   readonly maxSubscribers?: number;
+  /** Status page streams at once (dashboard.ts); more get 503. */
+  readonly maxDashboardWatchers?: number;
 }
 
 export interface Gateway {
@@ -272,6 +274,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       return limiter === null || limiter.allow(remoteAddress(res), performance.now());
     },
     log,
+    ...(opts.maxDashboardWatchers !== undefined ? { maxWatchers: opts.maxDashboardWatchers } : {}),
   });
 
   const blockFlag = opts.services.blockFlag;
