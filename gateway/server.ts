@@ -6,6 +6,7 @@
 // throw out of a callback. Head reads are answered inside the body callback, without a promise.
 import type { ApiSecrets } from '../config/types.js';
 import type { LogLevelName } from '../node/log.js';
+import { serveDashboard } from './dashboard.js';
 import { Dispatcher } from './dispatch.js';
 import { busyResponse } from './errors.js';
 import {
@@ -19,6 +20,7 @@ import type { GatewayMetrics } from './metrics_route.js';
 import type { NodeIdentity } from './operations.js';
 import { type RateLimit, RateLimiter } from './rate_limit.js';
 import type { RequestSlot } from './request_meter.js';
+import { RequestRate } from './request_rate.js';
 import type { Operation } from './routes.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
@@ -53,6 +55,8 @@ export interface GatewayOptions {
   readonly maxSubscribers?: number;
   /** Serves `/metrics` and counts every request (metrics_route.ts); absent or null: neither. */
   readonly metrics?: GatewayMetrics | null;
+  /** Status page streams at once (dashboard.ts); more get 503. */
+  readonly maxDashboardWatchers?: number;
 }
 
 export interface Gateway {
@@ -60,6 +64,8 @@ export interface Gateway {
   readonly inFlight: () => number;
   /** WebSocket template subscribers connected (ws_templates.ts). */
   readonly subscribers: () => number;
+  /** Status page streams open (dashboard.ts). */
+  readonly dashboardWatchers: () => number;
   /** Stops accepting connections; requests in flight still complete. */
   close(): void;
 }
@@ -69,6 +75,8 @@ export const DEFAULT_MAX_BUFFERED = 64 << 20;
 const EMPTY = new Uint8Array(0);
 /** The surface whose credential the template WebSocket asks for. */
 const FOREIGN_PATH = '/v2/foreign';
+/** The surface whose credential the status page asks for. */
+const OWNER_PATH = '/v2/owner';
 
 /** One request and its answer. Everything needed from the uWS request is copied in here. */
 class Exchange {
@@ -164,6 +172,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const log = opts.log ?? (() => {});
   const limiter = opts.rateLimit ? new RateLimiter(opts.rateLimit) : null;
   const maxBuffered = opts.maxBuffered ?? DEFAULT_MAX_BUFFERED;
+  /** Requests answered, for the status page's rate. */
+  const requests = new RequestRate();
   /** Requests with their body in, being answered. */
   let inFlight = 0;
   /** Bytes copied from bodies still being read. */
@@ -283,8 +293,22 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ...(opts.maxSubscribers !== undefined ? { maxSubscribers: opts.maxSubscribers } : {}),
   });
 
+  const dashboard = serveDashboard(app, {
+    services: opts.services,
+    userAgent: opts.identity.userAgent,
+    requests: () => requests.look(),
+    authorize: (req) => dispatcher.resolveRequest('post', OWNER_PATH, req),
+    admit: (res) => {
+      requests.count();
+      return limiter === null || limiter.allow(remoteAddress(res), performance.now());
+    },
+    log,
+    ...(opts.maxDashboardWatchers !== undefined ? { maxWatchers: opts.maxDashboardWatchers } : {}),
+  });
+
   const blockFlag = opts.services.blockFlag;
   app.any('/*', (res: UwsResponse, req: UwsRequest) => {
+    requests.count();
     // A block is being processed: it goes first (services.ts `blockFlag`).
     blockFlag?.yieldWhileRaised();
     const started = meter === null ? 0 : performance.now();
@@ -332,9 +356,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ),
     inFlight: () => inFlight,
     subscribers: sockets.subscribers,
+    dashboardWatchers: dashboard.watchers,
     close: () => {
       uws.us_listen_socket_close(socket);
       sockets.close();
+      dashboard.close();
       dispatcher.templateFeed.close();
     },
   };

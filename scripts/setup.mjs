@@ -7,8 +7,9 @@ import { log, root, run, sha256File, writeText } from './lib.mjs';
 
 // Debian packages the build or the tests need (Node, npm, g++ and python3 are on the machine).
 // iproute2: `ip netns` and `ss` for the test networks of test/support/netns.ts; nginx: the
-// scale-out test (test/e2e/scale_out_nginx.test.ts, docs/deploy.md).
-const SYSTEM_PACKAGES = ['iproute2', 'nginx'];
+// scale-out test (test/e2e/scale_out_nginx.test.ts, docs/deploy.md); chromium: the status page's
+// browser test (test/e2e/dashboard_browser.test.ts), driven by playwright-core, which downloads none.
+const SYSTEM_PACKAGES = ['iproute2', 'nginx', 'chromium'];
 
 function checkNode() {
   const [major, minor] = process.versions.node.split('.').map(Number);
