@@ -12,11 +12,13 @@ import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { ActorInitError } from '../runtime/index.js';
 import { type ActionRunner, newProgram, runCli } from './program.js';
 import * as cmd from './wallet/commands.js';
-import { initWallet } from './wallet/init.js';
+import { initWallet, showRecoveryPhrase } from './wallet/init.js';
 import { runListeners } from './wallet/listen.js';
 import { PasswordError, walletPassword } from './wallet/password.js';
-import { sendFlags, sendOptionsOf } from './wallet/send_flags.js';
+import { addListCommands, addProofCommands } from './wallet/program_lists.js';
+import { payFlags, payOptionsOf, sendFlags, sendOptionsOf } from './wallet/send_flags.js';
 import { type WalletGlobals, walletConfig } from './wallet/session.js';
+import { CommandRefused } from './wallet/tx_commands.js';
 
 const NAME = 'mwwallet';
 const SUMMARY = 'The wallet of mwnode: Owner and Foreign APIs compatible with epic-wallet.';
@@ -94,23 +96,21 @@ function addCommands(program: Command, run: ActionRunner): void {
       ),
     ),
   );
-  const outputs = program
-    .command('outputs')
-    .description("The wallet's outputs")
-    .option('-s, --show_spent', 'Include spent outputs');
-  outputs.action(
-    action(outputs, (c) =>
-      onWallet(c, (api) => cmd.outputs(api, c.opts<Opts>().show_spent === true)),
-    ),
+  addListCommands(program, run, onWallet);
+  const send = sendFlags(
+    program
+      .command('send')
+      .description(
+        'Builds a transaction to send coins and sends to the specified listener directly',
+      )
+      .argument('<amount>', 'Number of coins to send with optional fraction, e.g. 12.423'),
   );
-  const txs = program.command('txs').description('The transaction log');
-  txs.action(action(txs, (c) => onWallet(c, (api) => cmd.txs(api))));
-  const send = sendFlags(program.command('send').description('Send coins').argument('<amount>'));
-  send
-    .option('-m, --method <method>', 'http or file', 'http')
-    .option('-d, --dest <dest>', 'URL or file');
   send.action((amount: string) =>
-    run(onWallet(send, (api, g) => cmd.send(api, account(g), sendOptionsOf(amount, send.opts())))),
+    run(() => {
+      // Arguments are checked before the wallet is opened (and refreshed from the node).
+      const o = sendOptionsOf(amount, send.opts());
+      return onWallet(send, (api, g) => cmd.send(api, account(g), o))();
+    }),
   );
   const receive = program
     .command('receive')
@@ -164,19 +164,20 @@ function addCommands(program: Command, run: ActionRunner): void {
       ),
     ),
   );
-  const pay = sendFlags(program.command('pay').description('Pay an invoice slate'));
-  pay.requiredOption('-i, --input <file>', 'The invoice file');
-  pay.action(
-    action(pay, (c) =>
-      onWallet(c, (api, g) =>
-        cmd.pay(
-          api,
-          account(g),
-          String(c.opts<Opts>().input),
-          sendOptionsOf('0', { ...c.opts(), method: 'file', dest: '' }),
-        ),
-      ),
-    ),
+  const pay = payFlags(
+    program.command('pay').description('Spend coins to pay the provided invoice transaction'),
+  );
+  pay.requiredOption(
+    '-i, --input <file>',
+    "Partial transaction to process, expects the invoicer's transaction file.",
+  );
+  pay.action(() =>
+    run(() => {
+      const o = payOptionsOf(pay.opts());
+      return onWallet(pay, (api, g) =>
+        cmd.pay(api, account(g), String(pay.opts<Opts>().input), o),
+      )();
+    }),
   );
   const postCmd = program
     .command('post')
@@ -220,6 +221,16 @@ function addCommands(program: Command, run: ActionRunner): void {
       }),
     ),
   );
+  addProofCommands(program, run, onWallet);
+  const recover = program
+    .command('recover')
+    .description('Displays a recovery phrase for the wallet. (use `init -r` to perform recovery)');
+  recover.action(() =>
+    run(async () => {
+      const g = globals(recover);
+      return showRecoveryPhrase(walletConfig(g).config, await walletPassword(g.pass));
+    }),
+  );
   const acct = program
     .command('account')
     .description('List accounts, or create one with -c')
@@ -240,7 +251,10 @@ function buildProgram(run: ActionRunner): Command {
     .addOption(new Option('--auto', 'The automated-testing chain (tests)'))
     .option('--home <dir>', 'Home of the network directories (default: ~/.mwnode)')
     .option('-p, --pass <password>', 'Wallet password (asked on the terminal when absent)')
-    .option('-a, --account <name>', 'Wallet account to use', 'default');
+    .option('-a, --account <name>', 'Wallet account to use', 'default')
+    .option('-s, --show_spent', 'Show spent outputs on wallet output commands')
+    // Epic's global flags go before the command (clap): `-s` after `outputs` is its sort order.
+    .enablePositionalOptions();
   addCommands(program, run);
   return program;
 }
@@ -257,7 +271,8 @@ function expectedMessage(err: unknown): string | null {
     err instanceof ListenError ||
     err instanceof PasswordError ||
     err instanceof AmountError ||
-    err instanceof JsonError
+    err instanceof JsonError ||
+    err instanceof CommandRefused
   )
     return err.message;
   if (err instanceof Error && 'code' in err && (err.code === 'ENOENT' || err.code === 'EACCES'))

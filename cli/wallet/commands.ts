@@ -8,7 +8,7 @@ import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { parseJson } from '../../core/json/parse.js';
 import { stringifyJson } from '../../core/json/stringify.js';
 import type { JsonValue } from '../../core/json/value.js';
-import { accountsText, outputsText, summaryText, txsText } from './display.js';
+import { accountsText, summaryText } from './display.js';
 import { openSession } from './session.js';
 
 const out = (text: string): void => void process.stdout.write(text);
@@ -59,14 +59,6 @@ export async function info(
   out(summaryText(account, walletInfo, CHAIN_PARAMS[chain].coinbaseMaturity));
 }
 
-export async function outputs(api: WalletApi, showSpent: boolean): Promise<void> {
-  out(outputsText(await api.retrieveOutputs(null, showSpent, true, null, null, null, null)));
-}
-
-export async function txs(api: WalletApi): Promise<void> {
-  out(txsText(await api.retrieveTxs(null, true, null, null, null, null, null)));
-}
-
 export async function account(api: WalletApi, create: string | undefined): Promise<void> {
   if (create === undefined) {
     out(accountsText(await api.accounts(null)));
@@ -78,7 +70,7 @@ export async function account(api: WalletApi, create: string | undefined): Promi
 
 export interface SendOptions {
   readonly amount: string;
-  readonly method: 'http' | 'file';
+  readonly method: 'http' | 'file' | 'self';
   readonly dest: string;
   readonly minConf: bigint;
   readonly useAll: boolean;
@@ -117,7 +109,25 @@ export async function send(api: WalletApi, account: string, o: SendOptions): Pro
     out(`Transaction file was successfully created: ${o.dest}\n`);
     return;
   }
+  if (o.method === 'self') {
+    await sendToSelf(api, slate, o);
+    return;
+  }
   out(`Tx ${String(field(slate, 'id'))} sent to ${o.dest}, finalized and posted.\n`);
+}
+
+/**
+ * `send -m self -d ACCOUNT` (epic-wallet's "self" method): the same wallet receives into
+ * another of its accounts (its Foreign API, as Epic's foreign_single_use), then finalizes and
+ * posts.
+ */
+async function sendToSelf(api: WalletApi, created: JsonValue, o: SendOptions): Promise<void> {
+  await api.txLockOutputs(null, created, 0, o.dest);
+  const received = await api.receiveTx(created, o.dest, null, null);
+  await api.verifySlateMessages(null, received);
+  const slate = await api.finalizeTx(null, received);
+  await api.postTx(null, field(slate, 'tx'), o.fluff);
+  out(`Tx ${String(field(slate, 'id'))} sent to account '${o.dest}', finalized and posted.\n`);
 }
 
 export async function receive(
@@ -182,16 +192,24 @@ export async function pay(
   o: SendOptions,
 ): Promise<void> {
   const incoming = readSlateFile(input);
+  // As epic-wallet: the invoicer's message signatures are checked before anything is spent.
+  await api.verifySlateMessages(null, incoming);
   const slate = await api.processInvoiceTx(null, incoming, {
-    ...txArgs(o, account),
+    ...txArgs({ ...o, changeOutputs: 1 }, account),
     sendArgs: null,
     amount: BigInt(String(field(incoming, 'amount') ?? '0')),
   });
-  await api.txLockOutputs(null, slate, 0, null);
-  writeSlateFile(`${input}.response`, slate);
-  out(
-    `Response file ${input}.response generated, and can be sent back to the invoice originator.\n`,
-  );
+  if (o.method === 'self') {
+    await api.txLockOutputs(null, slate, 0, o.dest);
+    const done = await api.finalizeInvoiceTx(slate);
+    // Epic's `pay -m self` stops here too: the stored transaction is posted with `repost`.
+    out(`Invoice ${String(field(done, 'id'))} paid and finalized by this wallet (not posted).\n`);
+    return;
+  }
+  const dest = o.dest === '' ? `${input}.response` : o.dest;
+  writeSlateFile(dest, slate);
+  await api.txLockOutputs(null, slate, 0, dest);
+  out(`Response file ${dest} generated, and can be sent back to the invoice originator.\n`);
 }
 
 export async function post(api: WalletApi, input: string, fluff: boolean): Promise<void> {

@@ -1,5 +1,5 @@
 // Text the wallet commands print: Epic's summary table (its dark-scheme rows, without colour)
-// and plain tables of outputs and transactions built from the Owner API's JSON.
+// and the accounts table (the lists are in display_lists.ts).
 import { amountToHrString } from '../../core/amount.js';
 import type { JsonValue } from '../../core/json/value.js';
 
@@ -46,70 +46,6 @@ export function summaryText(account: string, info: JsonValue, maturity: bigint):
   );
   const height = text(field(info, 'last_confirmed_height'));
   return `\n____ Wallet Summary Info - Account '${account}' as of height ${height} ____\n\n${table(rows)}\n`;
-}
-
-/** `outputs`: RetrieveOutputsResult's `outputs`. */
-export function outputsText(result: JsonValue): string {
-  const headers = [
-    'Output Commitment',
-    'MMR Index',
-    'Block Height',
-    'Locked Until',
-    'Status',
-    'Coinbase?',
-    'Value',
-    'Tx',
-  ];
-  return listTable(field(result, 'outputs'), headers, (entry) => {
-    const o = field(entry, 'output');
-    return [
-      text(field(entry, 'commit')),
-      text(field(o, 'mmr_index')),
-      text(field(o, 'height')),
-      text(field(o, 'lock_height')),
-      text(field(o, 'status')),
-      text(field(o, 'is_coinbase')),
-      amount(field(o, 'value')),
-      text(field(o, 'tx_log_entry')),
-    ];
-  });
-}
-
-/** `txs`: RetrieveTxsResult's `txs`. */
-export function txsText(result: JsonValue): string {
-  const headers = [
-    'Id',
-    'Type',
-    'Shared Transaction Id',
-    'Creation Time',
-    'Confirmed?',
-    'Confirmation Time',
-    'Num. Inputs',
-    'Num. Outputs',
-    'Amount Credited',
-    'Amount Debited',
-    'Fee',
-    'Net Difference',
-  ];
-  return listTable(field(result, 'txs'), headers, (t) => {
-    const credited = BigInt(String(field(t, 'amount_credited') ?? '0'));
-    const debited = BigInt(String(field(t, 'amount_debited') ?? '0'));
-    const net = credited - debited;
-    return [
-      text(field(t, 'id')),
-      text(field(t, 'tx_type')),
-      text(field(t, 'tx_slate_id')),
-      text(field(t, 'creation_ts')),
-      text(field(t, 'confirmed')),
-      text(field(t, 'confirmation_ts')),
-      text(field(t, 'num_inputs')),
-      text(field(t, 'num_outputs')),
-      amountToHrString(credited, false),
-      amountToHrString(debited, false),
-      field(t, 'fee') === null ? 'None' : amount(field(t, 'fee')),
-      `${net < 0n ? '-' : ''}${amountToHrString(net < 0n ? -net : net, false)}`,
-    ];
-  });
 }
 
 /** `account`: the accounts list. */

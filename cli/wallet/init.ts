@@ -1,6 +1,7 @@
 // `init`: the configuration (when missing) and a new wallet seed, or one recovered from a
 // recovery phrase (`-r`). The phrase is printed once, to standard output; nothing is logged.
 
+import type { WalletConfig } from '../../config/wallet_toml.js';
 import { newWalletPassword, readLine } from './password.js';
 import type { WalletGlobals } from './session.js';
 import { ensureWalletConfig, openSession } from './session.js';
@@ -22,6 +23,24 @@ export async function initWallet(g: WalletGlobals, o: InitOptions): Promise<numb
       process.stdout.write('Wallet recovered from the phrase. Run `scan` to find its outputs.\n');
       return 0;
     }
+    const words = await session.api.getMnemonic(null, password);
+    process.stdout.write(
+      `Your recovery phrase is:\n\n${String(words)}\n\nPlease back-up these words in a non-digital format.\n`,
+    );
+    return 0;
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * `recover`: shows the recovery phrase of an existing wallet, as epic-wallet's `recover` does
+ * (the wallet is not opened; the password is checked by decrypting the seed). To restore a
+ * wallet from a phrase, `init -r`.
+ */
+export async function showRecoveryPhrase(config: WalletConfig, password: string): Promise<number> {
+  const session = await openSession(config, null, 'inline');
+  try {
     const words = await session.api.getMnemonic(null, password);
     process.stdout.write(
       `Your recovery phrase is:\n\n${String(words)}\n\nPlease back-up these words in a non-digital format.\n`,

@@ -27,6 +27,8 @@ export interface WalletGlobals {
   readonly home?: string;
   readonly pass?: string;
   readonly account?: string;
+  /** `-s`: `outputs` lists spent outputs too. */
+  readonly show_spent?: boolean;
 }
 
 export function chainOf(g: WalletGlobals): ChainType {

@@ -121,17 +121,15 @@ describe('mwwallet file send/receive/finalize, cancel, accounts, errors', {
     const before = (await info(a)).rows;
     const file = join(a.home, 'cancel.slate');
     await ok(a, ['send', '1.25', '-m', 'file', '-d', file, '-c', '1']);
-    const entry = tableRows(await ok(a, ['txs'])).find(
-      (t) => t['Shared Transaction Id'] === slateId(file),
-    );
+    const entry = tableRows(await ok(a, ['txs'])).find((t) => t['Shared Tx Id'] === slateId(file));
     assert.ok(entry !== undefined);
-    assert.deepEqual([entry.Type, entry['Confirmed?']], ['TxSentCreated', 'false']);
+    assert.deepEqual([entry.Type, entry['Confirmed?']], ['Sent (Created)', 'false']);
     const fee = nanos(entry.Fee ?? '');
     const locked = tableRows(await ok(a, ['outputs']))
       .filter((o) => o.Status === 'Locked')
       .reduce((s, o) => s + nanos(o.Value ?? ''), 0n);
-    assert.equal(nanos(entry['Amount Debited'] ?? ''), locked);
-    assert.equal(nanos(entry['Amount Credited'] ?? ''), locked - CANCELLED - fee);
+    assert.equal(nanos(entry['Total Spent'] ?? ''), locked);
+    assert.equal(nanos(entry['Change Returned'] ?? ''), locked - CANCELLED - fee);
     assert.deepEqual((await info(a)).rows, {
       ...before,
       'Awaiting Finalization': (before['Awaiting Finalization'] ?? 0n) + locked - CANCELLED - fee,
@@ -141,7 +139,7 @@ describe('mwwallet file send/receive/finalize, cancel, accounts, errors', {
     assert.equal(await ok(a, ['cancel', '-i', entry.Id ?? '']), 'Transaction cancelled.\n');
     assert.deepEqual((await info(a)).rows, before);
     const cancelled = tableRows(await ok(a, ['txs'])).find((t) => t.Id === entry.Id);
-    assert.equal(cancelled?.Type, 'TxSentCancelled');
+    assert.equal(cancelled?.Type, 'Sent (Cancelled)');
     assert.equal(
       tableRows(await ok(a, ['outputs'])).filter((o) => o.Status === 'Locked').length,
       0,

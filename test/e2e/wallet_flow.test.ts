@@ -131,24 +131,24 @@ describe('mwwallet on usernet: send, invoice, payment proof, recovery', {
     const block = await waitForTxBlock(node, seen);
     const rowsB = tableRows(await ok(b, ['txs']));
     assert.equal(rowsB.length, 2);
-    const invoiceId = rowsB[1]?.['Shared Transaction Id'] ?? '';
+    const invoiceId = rowsB[1]?.['Shared Tx Id'] ?? '';
     assert.deepEqual(
-      rowsB.map((t) => [t.Type, t['Confirmed?'], t['Amount Credited']]),
+      rowsB.map((t) => [t.Type, t['Confirmed?'], t['Change Returned']]),
       [
-        ['TxReceived', 'true', '3.50000000'],
-        ['TxReceived', 'true', '2.25000000'],
+        ['Received', 'true', '3.5'],
+        ['Received', 'true', '2.25'],
       ],
     );
     // The refresh that finds A's change output on chain confirms A's entry (Epic's
     // apply_api_outputs). A change output whose key the listener's build_coinbase took too is
     // overwritten and never found: the entry stays TxSentCreated (see the report).
-    const paid = tableRows(await ok(a, ['txs'])).find(
-      (t) => t['Shared Transaction Id'] === invoiceId,
-    );
-    assert.ok(paid !== undefined);
-    assert.deepEqual([paid.Type, paid['Confirmed?']], ['TxSent', 'true']);
+    const shown = await ok(a, ['txs', '-t', invoiceId]);
+    const [paid] = tableRows(shown);
+    const [counts] = tableRows(shown, 1);
+    assert.ok(paid !== undefined && counts !== undefined);
+    assert.deepEqual([paid.Type, paid['Confirmed?']], ['Sent', 'true']);
     const fee = nanos(paid.Fee ?? '');
-    assert.equal(fee, epicFee(Number(paid['Num. Inputs']), Number(paid['Num. Outputs']) + 1));
+    assert.equal(fee, epicFee(Number(counts['Num. Inputs']), Number(counts['Num. Outputs']) + 1));
     txFees.set(BigInt(block.height), fee);
     assert.equal((await info(b)).rows['Confirmed Total'], SEND + INVOICE);
   });
@@ -169,7 +169,7 @@ describe('mwwallet on usernet: send, invoice, payment proof, recovery', {
     const height = minedBlocks(node).length;
     const summary = await info(a);
     assert.equal(summary.height, BigInt(height));
-    const outputs = tableRows(await ok(a, ['outputs', '-s']));
+    const outputs = tableRows(await ok(a, ['outputs', '--show_spent']));
     const coinbases = outputs.filter(
       (o) => o['Coinbase?'] === 'true' && (o.Status === 'Unspent' || o.Status === 'Spent'),
     );

@@ -63,18 +63,42 @@ export async function initWallet(w: TestWallet): Promise<string> {
 
 /** "14.57920000" → 1457920000n (Epic's 8 decimals). */
 export function nanos(text: string): bigint {
-  const m = /^(\d+)\.(\d{8})$/.exec(text.trim());
+  // Full (`1.50000000`) or, as the txs table prints them, truncated (`1.5`); a minus sign too.
+  const m = /^(-?)(\d+)\.(\d{1,8})$/.exec(text.trim());
   assert.ok(m !== null, `not an amount: ${text}`);
-  return BigInt(`${m[1]}${m[2]}`);
+  const n = BigInt(`${m[2]}${(m[3] ?? '').padEnd(8, '0')}`);
+  return m[1] === '-' ? -n : n;
 }
 
-/** The rows of a table the commands print (` a | b | c `), keyed by the header row. */
-export function tableRows(text: string): Record<string, string>[] {
-  const lines = text.split('\n').filter((l) => l.includes(' | '));
-  const cells = lines.map((l) => l.split(' | ').map((c) => c.trim()));
-  const [header, ...rows] = cells;
-  assert.ok(header !== undefined, text);
-  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+/** The rows of the `nth` table of a list command's output, keyed by its titles. */
+export function tableRows(text: string, nth = 0): Record<string, string>[] {
+  // epic-wallet's list layout (prettytable FORMAT_NO_COLSEP): a dashed rule, the titles, a rule
+  // of `=`, rows between dashed rules. Each title starts its column; cells are cut at those places.
+  const lines = text.split('\n');
+  const at = lines.findIndex(
+    (l, i) =>
+      /^=+$/.test(l) &&
+      /^-+$/.test(lines[i - 2] ?? '') &&
+      lines.slice(0, i).filter((x) => /^=+$/.test(x)).length === nth,
+  );
+  assert.ok(at > 1, text);
+  const titleLine = lines[at - 1] ?? '';
+  const titles = [...titleLine.matchAll(/\S+(?: \S+)*/g)].map((m) => ({
+    name: m[0],
+    start: m.index,
+  }));
+  const rows: Record<string, string>[] = [];
+  for (let i = at + 1; i < lines.length; i += 2) {
+    const line = lines[i] ?? '';
+    if (line === '' || /^-+$/.test(line)) break;
+    rows.push(
+      Object.fromEntries(
+        titles.map((t, k) => [t.name, line.slice(t.start, titles[k + 1]?.start).trim()]),
+      ),
+    );
+    if (lines[i + 1] === undefined || !/^-+$/.test(lines[i + 1] ?? '')) break;
+  }
+  return rows;
 }
 
 export interface Summary {
@@ -173,11 +197,13 @@ export function epicFee(inputs: number, outputs: number, kernels = 1): bigint {
  * receiver's output counted). Returns the fee.
  */
 export async function expectSentConfirmed(a: TestWallet, id: string): Promise<bigint> {
-  const sent = tableRows(await ok(a, ['txs'])).find((t) => t['Shared Transaction Id'] === id);
-  assert.ok(sent !== undefined, `no log entry for ${id}`);
-  assert.deepEqual([sent.Type, sent['Confirmed?']], ['TxSent', 'true']);
+  const shown = await ok(a, ['txs', '-t', id]);
+  const [sent] = tableRows(shown);
+  const [counts] = tableRows(shown, 1);
+  assert.ok(sent !== undefined && counts !== undefined, `no log entry for ${id}`);
+  assert.deepEqual([sent.Type, sent['Confirmed?']], ['Sent', 'true']);
   const fee = nanos(sent.Fee ?? '');
-  assert.equal(fee, epicFee(Number(sent['Num. Inputs']), Number(sent['Num. Outputs']) + 1));
+  assert.equal(fee, epicFee(Number(counts['Num. Inputs']), Number(counts['Num. Outputs']) + 1));
   return fee;
 }
 
@@ -186,11 +212,11 @@ export async function expectOnlyReceived(b: TestWallet, id: string, amount: bigi
   assert.deepEqual(
     tableRows(await ok(b, ['txs'])).map((t) => [
       t.Type,
-      t['Shared Transaction Id'],
+      t['Shared Tx Id'],
       t['Confirmed?'],
-      t['Amount Credited'],
+      t['Change Returned'],
     ]),
-    [['TxReceived', id, 'true', amountToHrString(amount, false)]],
+    [['Received', id, 'true', amountToHrString(amount, true)]],
   );
   assert.deepEqual((await info(b)).rows, {
     'Confirmed Total': amount,
