@@ -305,7 +305,7 @@ export class Network implements InboundHost {
       if (peer.conn.abusive) {
         // Epic's clean_peers: Banned, its reason left as it was.
         if (p !== null) this.store.save({ ...p, flags: BANNED, lastBanned: this.now() });
-          peerBans.inc({ reason: 'Abusive' });
+        peerBans.inc({ reason: 'Abusive' });
         this.o.log('p2p_peer_banned', { addr: formatPeerAddr(peer.addr), reason }, 'warn');
       } else if (p !== null && p.flags === HEALTHY) {
         this.store.save({ ...p, flags: DEFUNCT });
