@@ -136,7 +136,9 @@ export class NodeMetrics {
       help: 'Height of the header head',
       registers,
       async collect() {
-        this.set(Number(await sources.headerHeight()));
+        // A chain too busy to answer in time leaves the series out of this scrape, not the scrape.
+        const height = await sources.headerHeight().catch(() => null);
+        if (height !== null) this.set(Number(height));
       },
     });
     new Gauge({

@@ -22,7 +22,7 @@ import { NO_PEERS, NO_SYNC, type Services } from '../gateway/services.js';
 import { loadTls } from '../gateway/tls.js';
 import { installNativeBlake2b } from '../jobs/hash_addon.js';
 import { PROGPOW_CACHE_DIR_ENV } from '../jobs/pow.js';
-import { METRICS_OFF_ENV, NodeMetrics } from '../metrics/node_metrics.js';
+import { ACTOR_SCRAPE_DEADLINE_MS, METRICS_OFF_ENV, NodeMetrics } from '../metrics/node_metrics.js';
 import { ActorSystem, installSignalHandlers, SharedRing, YieldFlag } from '../runtime/index.js';
 import { log } from './log.js';
 import { installLogSink } from './log_sink.js';
@@ -198,7 +198,9 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
   let gateway: Gateway | null = null;
   const metrics = new NodeMetrics({
     head: () => head,
-    headerHeight: async () => (await chain.ask('syncState', {})).headerHead.height,
+    headerHeight: async () =>
+      (await chain.ask('syncState', {}, { deadlineMs: ACTOR_SCRAPE_DEADLINE_MS })).headerHead
+        .height,
     sync: () => sync,
     connected: () => connected,
     inFlight: () => gateway?.inFlight() ?? 0,
