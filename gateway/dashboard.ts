@@ -23,7 +23,8 @@ export const DEFAULT_MAX_WATCHERS = 64;
 export const MIN_GAP_MS = 150;
 /** A snapshot at least this often while someone watches. */
 export const PERIOD_MS = 2000;
-const STALL_MS = 30_000;
+/** uWS also drops a response that cannot drain for about 10 s; ours decides first. */
+export const STALL_MS = 8_000;
 /** Sent first: how long a browser waits before it reconnects a dropped stream. */
 const STREAM_PREAMBLE = 'retry: 2000\n\n';
 
@@ -41,6 +42,8 @@ export interface DashboardOptions extends SnapshotSources {
   /** The gateway's per-address rate limit and request counter; false: refused with 429. */
   readonly admit: (res: UwsResponse) => boolean;
   readonly maxWatchers?: number;
+  /** How long a stream may stay unread before it is closed (default STALL_MS; tests). */
+  readonly stallMs?: number;
   readonly log?: (event: string, fields: Record<string, unknown>) => void;
 }
 
@@ -73,6 +76,7 @@ export interface Dashboard {
 
 export function serveDashboard(app: UwsApp, opts: DashboardOptions): Dashboard {
   const max = opts.maxWatchers ?? DEFAULT_MAX_WATCHERS;
+  const stallMs = opts.stallMs ?? STALL_MS;
   const builder = new SnapshotBuilder(opts);
   const watchers = new Set<Watcher>();
   let building = false;
@@ -95,7 +99,7 @@ export function serveDashboard(app: UwsApp, opts: DashboardOptions): Dashboard {
     if (w.closed) return;
     if (w.blockedSince !== null) {
       w.pending = text;
-      if (performance.now() - w.blockedSince > STALL_MS) {
+      if (performance.now() - w.blockedSince > stallMs) {
         drop(w);
         w.res.close();
       }
