@@ -99,7 +99,13 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
         '',
       ].join('\n'),
     );
-    node = await spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });
+    node = await spawnNode({
+      home,
+      configFile,
+      chainFlag: '--usernet',
+      stdout: 'ignore',
+      timeoutMs: 60_000,
+    });
     a = walletFor(node, node.home, { foreign: portA });
     const homeB = tempHome();
     homes.push(homeB);
@@ -129,6 +135,7 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
     );
     peer = await startNodeProcess({
       chain: 'usernet',
+      timeoutMs: 60_000,
       serverLines: ['run_test_miner = false'],
       p2pLines: [
         'seeding_type = "List"',
