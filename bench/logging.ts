@@ -31,7 +31,7 @@ async function startWith(logging: readonly string[]): Promise<NodeProcess> {
   const home = tempHome();
   const configFile = writeConfig(home);
   appendFileSync(configFile, ['[logging]', ...logging, ''].join('\n'));
-  return spawnNode({ home, configFile, stdout: 'ignore', stderrLimit: 100_000 });
+  return spawnNode({ home, configFile, stdout: 'ignore', stderrLimit: 100_000, timeoutMs: 60_000 });
 }
 
 function load(node: NodeProcess, kind: 'tip' | 'status'): Promise<LoadResult> {
