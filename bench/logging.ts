@@ -5,17 +5,18 @@
 // so no timing either. get_tip (answered in the request's callback) and GET /v1/status (answered
 // after an actor's reply, the timed path), 100 keep-alive connections each. Writes the on/off
 // requests/s ratios to bench/results/logging.json (goal: at least 0.95).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   basic,
-  type NodeProcess,
+  MWNODE,
   ownerSecret,
   removeHome,
-  spawnNode,
   tempHome,
   writeConfig,
 } from '../test/support/node_process.js';
+import { freePort } from '../test/support/wallet_process.js';
 import { processCpuMs } from './lib/cpu.js';
 import { type Measurement, saveResults } from './lib/harness.js';
 import { httpRequest, type LoadResult, runLoad } from './lib/loadgen.js';
@@ -27,14 +28,43 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const GET_TIP = '{"jsonrpc":"2.0","method":"get_tip","params":[],"id":1}';
 const USE_WRK = wrkAvailable() && process.env.BENCH_LOADGEN !== 'js';
 
-async function startWith(logging: readonly string[]): Promise<NodeProcess> {
-  const home = tempHome();
-  const configFile = writeConfig(home);
-  appendFileSync(configFile, ['[logging]', ...logging, ''].join('\n'));
-  return spawnNode({ home, configFile, stdout: 'ignore', stderrLimit: 100_000, timeoutMs: 60_000 });
+interface BenchNode {
+  readonly home: string;
+  readonly port: number;
+  readonly proc: ChildProcess;
 }
 
-function load(node: NodeProcess, kind: 'tip' | 'status'): Promise<LoadResult> {
+/**
+ * The node with `logging` lines: on an API port picked here, ready once it answers (with
+ * logging off it prints no `listening` line to wait for).
+ */
+async function startWith(logging: readonly string[]): Promise<BenchNode> {
+  const home = tempHome();
+  const port = await freePort();
+  const configFile = writeConfig(home, [`api_http_addr = "127.0.0.1:${port}"`]);
+  appendFileSync(configFile, ['[logging]', ...logging, ''].join('\n'));
+  const args = [MWNODE, '--auto', '--home', home, 'server', '--config_file', configFile, 'run'];
+  const proc = spawn(process.execPath, args, { stdio: 'ignore' });
+  for (let i = 0; i < 600; i++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/v1/version`);
+      return { home, port, proc };
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`mwnode (${logging.join(', ')}) did not answer within 60 s`);
+}
+
+async function stop(n: BenchNode): Promise<void> {
+  const exited = new Promise((r) => n.proc.once('exit', r));
+  n.proc.kill('SIGTERM');
+  await exited;
+  removeHome(n.home);
+}
+
+function load(node: BenchNode, kind: 'tip' | 'status'): Promise<LoadResult> {
   const headers: Record<string, string> =
     kind === 'status' ? { Authorization: basic(ownerSecret(node.home)) } : {};
   const path = kind === 'tip' ? '/v2/foreign' : '/v1/status';
@@ -118,7 +148,4 @@ for (const [k, v] of Object.entries(ratios))
 saveResults('logging', results, ratios);
 // The file the on node wrote: it exists and holds its start-up lines.
 process.stdout.write(`on node's log file: ${join(on.home, 'auto', 'mwnode-server.log')}\n`);
-for (const n of [on, off]) {
-  await n.stop();
-  removeHome(n.home);
-}
+for (const n of [on, off]) await stop(n);
