@@ -215,7 +215,9 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       services,
       identity: { userAgent: USER_AGENT, chainType: config.chainType },
       log,
-      slowRequestMs: config.slowRequestMs,
+      // Nothing would print a slow request: none is timed.
+      slowRequestMs:
+        config.logging.logToStdout || config.logging.logToFile ? config.slowRequestMs : null,
       rateLimit: config.apiRateLimit,
       metrics: process.env[METRICS_OFF_ENV]
         ? null

@@ -4,6 +4,7 @@
 import { chainParams } from '../../core/chain_type.js';
 import { genesisHeader } from '../../core/genesis.js';
 import type { MsgParams } from '../../core/p2p/msg.js';
+import { BAN_REASONS } from '../../core/p2p/types.js';
 import { decode } from '../../core/ser/codec.js';
 import { headerHash } from '../../core/ser/header.js';
 import { readTransaction } from '../../core/ser/transaction.js';
@@ -17,6 +18,7 @@ import {
 } from '../../runtime/index.js';
 import type { ChainProtocol } from '../chain/messages.js';
 import type { PoolProtocol } from '../pool/messages.js';
+import { formatPeerAddr } from './addr.js';
 import { Listener } from './listener.js';
 import { P2P_STATS_ENV, startLoopLag, statsIntervalMs } from './loop_lag.js';
 import type { P2pInit, PeersEvents, PeersInit, PeersProtocol } from './messages.js';
@@ -62,9 +64,13 @@ export function peersHandlers(
     all: () => peers.all(),
     get: (req) => peers.get(req.addr),
     ban: (req) =>
-      peers.ban(req.addr, req.reason, (addr, reason) =>
-        p2p === null ? false : p2p.network.disconnectBanned(addr, reason),
-      ),
+      peers.ban(req.addr, req.reason, (addr, reason) => {
+        if (p2p === null || !p2p.network.disconnectBanned(addr, reason)) return false;
+        // The operator's ban of a connected peer (the network logs the bans it decides itself).
+        const fields = { addr: formatPeerAddr(addr), reason: BAN_REASONS[reason] ?? 'None' };
+        log('p2p_peer_banned', { ...fields, by: 'operator' }, 'warn');
+        return true;
+      }),
     unban: (req) => peers.unban(req.addr),
     connected: () => p2p?.network.connected() ?? [],
     setHead: (head) => {

@@ -363,12 +363,6 @@ export class Network implements InboundHost {
     const peer = this.live.get(peerKey(addr));
     if (peer === undefined) return false;
     this.live.delete(peerKey(addr));
-    const name = banReasonName(reason);
-    this.o.log(
-      'p2p_peer_banned',
-      { addr: formatPeerAddr(addr), reason: name, by: 'operator' },
-      'warn',
-    );
     peer.conn.sendAndClose(
       { type: 'BanReason', reason: banReasonName(reason) },
       `banned (${banReasonName(reason)})`,

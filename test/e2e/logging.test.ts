@@ -99,7 +99,13 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
         '',
       ].join('\n'),
     );
-    node = await spawnNode({ home, configFile, chainFlag: '--usernet', stdout: 'ignore' });
+    node = await spawnNode({
+      home,
+      configFile,
+      chainFlag: '--usernet',
+      stdout: 'ignore',
+      timeoutMs: 60_000,
+    });
     a = walletFor(node, node.home, { foreign: portA });
     const homeB = tempHome();
     homes.push(homeB);
@@ -129,6 +135,7 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
     );
     peer = await startNodeProcess({
       chain: 'usernet',
+      timeoutMs: 60_000,
       serverLines: ['run_test_miner = false'],
       p2pLines: [
         'seeding_type = "List"',
@@ -205,7 +212,10 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
     assert.match(String(refused.reason), /Incorrect signature/);
     const accepted = find(n, 'pool_tx_accepted');
     hasFields(accepted, { source: 'string', kernel: 'string', pool: 'number', stempool: 'number' });
-    assert.equal(accepted.kernel, refused.kernel, 'the same transaction, refused then accepted');
+    // The refused one's kernel had no excess yet (B's half only): zeros; the accepted one's has.
+    assert.equal(refused.kernel, '00'.repeat(33));
+    assert.match(String(accepted.kernel), /^0[89][0-9a-f]{64}$/);
+    assert.equal(accepted.source, 'PushApi');
     const inbound = find(n, 'p2p_peer_connected');
     assert.deepEqual([inbound.level, inbound.direction], ['info', 'Inbound']);
     const banned = find(n, 'p2p_peer_banned');
