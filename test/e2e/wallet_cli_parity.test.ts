@@ -6,6 +6,7 @@
 // refused, `export_proof` and `verify_proof` in both wallets (and a forged one), `txs` and
 // `outputs` paging, `recover`, and Epic's argument errors.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -25,6 +26,7 @@ import {
 } from '../support/wallet_e2e.js';
 import {
   freePort,
+  MWWALLET,
   startWalletListener,
   type TestWallet,
   type WalletListener,
@@ -447,5 +449,48 @@ describe('mwwallet send/pay -m self, repost, payment proofs, txs -i/-t, paging, 
       assert.deepEqual([r.code, r.stdout], [1, ''], args.join(' '));
       assert.deepEqual(errorLines(r.stderr), [`mwwallet: Wallet error: ArgumentError: ${why}`]);
     }
+  });
+
+  it('--help lists every command, and pay shows Epic defaults', async () => {
+    const help = (args: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, [MWWALLET, ...args], (e, out) => (e ? reject(e) : resolve(out))),
+      );
+    const top = await help(['--help']);
+    const commands = top
+      .slice(top.indexOf('Commands:'))
+      .split('\n')
+      .map((l) => /^ {2}([a-z_]+)/.exec(l)?.[1])
+      .filter((c) => c !== undefined);
+    assert.deepEqual(commands, [
+      'init',
+      'listen',
+      'owner_api',
+      'info',
+      'outputs',
+      'txs',
+      'repost',
+      'send',
+      'receive',
+      'finalize',
+      'invoice',
+      'pay',
+      'post',
+      'cancel',
+      'scan',
+      'address',
+      'export_proof',
+      'verify_proof',
+      'recover',
+      'account',
+      'help',
+    ]);
+    assert.ok(top.includes('  -s, --show_spent  '), top);
+    const pay = (await help(['help', 'pay'])).replace(/\s+/g, ' ');
+    assert.ok(pay.includes('(choices: "all", "smallest", default: "all")'), pay);
+    assert.ok(pay.includes('(choices: "file", "self", default: "file")'), pay);
+    const send = (await help(['send', '--help'])).replace(/\s+/g, ' ');
+    assert.ok(send.includes('(choices: "all", "smallest", default: "smallest")'), send);
+    assert.ok(send.includes('(choices: "http", "file", "self", default: "http")'), send);
   });
 });
