@@ -61,7 +61,11 @@ export async function runCli(spec: CliSpec, args: readonly string[]): Promise<nu
     return code;
   } catch (err) {
     if (err instanceof CommanderError)
-      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version'
+      // `help [command]` ends with 'commander.help' (exit code 0 when it found the command),
+      // `--help` with 'commander.helpDisplayed'.
+      return err.code === 'commander.helpDisplayed' ||
+        (err.code === 'commander.help' && err.exitCode === 0) ||
+        err.code === 'commander.version'
         ? 0
         : USAGE_EXIT;
     if (spec.isUsageError?.(err)) {

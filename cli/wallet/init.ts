@@ -1,10 +1,15 @@
 // `init`: the configuration (when missing) and a new wallet seed, or one recovered from a
-// recovery phrase (`-r`). The phrase is printed once, to standard output; nothing is logged.
+// recovery phrase (`-r`); `recover` shows the phrase again. The phrase goes to standard output
+// only; nothing is logged.
 
 import type { WalletConfig } from '../../config/wallet_toml.js';
 import { newWalletPassword, readLine } from './password.js';
 import type { WalletGlobals } from './session.js';
 import { ensureWalletConfig, openSession } from './session.js';
+
+/** Epic's `show_recovery_phrase`. */
+const phraseText = (words: unknown): string =>
+  `Your recovery phrase is:\n\n${String(words)}\n\nPlease back-up these words in a non-digital format.\n`;
 
 export interface InitOptions {
   readonly recover?: boolean;
@@ -24,9 +29,7 @@ export async function initWallet(g: WalletGlobals, o: InitOptions): Promise<numb
       return 0;
     }
     const words = await session.api.getMnemonic(null, password);
-    process.stdout.write(
-      `Your recovery phrase is:\n\n${String(words)}\n\nPlease back-up these words in a non-digital format.\n`,
-    );
+    process.stdout.write(phraseText(words));
     return 0;
   } finally {
     await session.close();
@@ -42,9 +45,7 @@ export async function showRecoveryPhrase(config: WalletConfig, password: string)
   const session = await openSession(config, null, 'inline');
   try {
     const words = await session.api.getMnemonic(null, password);
-    process.stdout.write(
-      `Your recovery phrase is:\n\n${String(words)}\n\nPlease back-up these words in a non-digital format.\n`,
-    );
+    process.stdout.write(phraseText(words));
     return 0;
   } finally {
     await session.close();

@@ -43,8 +43,12 @@ export function sendFlags(c: Command): Command {
       'Send the transaction to the provided server (start with http://), save as file, or (self) the account to receive into',
     )
     .option(
+      '-y, --request_payment_proof',
+      'Request a payment proof from the recipient (needs -z: there is no Tor address to take it from)',
+    )
+    .option(
       '-z, --proof_address <hex>',
-      'Recipient proof address (ed25519, hex): request a payment proof',
+      "Recipient proof address (ed25519, hex, from the recipient's `address`); requests a proof",
     )
     .option('-f, --fluff', 'Fluff the transaction (ignore Dandelion relay protocol)');
 }
@@ -103,8 +107,15 @@ export function sendOptionsOf(amount: string, o: Opts): SendOptions {
     message: text(o.message),
     ttlBlocks: ttl === null ? null : wholeNumber(ttl, 'ttl_blocks'),
     fluff: o.fluff === true,
-    proofAddress: proofAddressOf(text(o.proof_address)),
+    proofAddress: proofAddressOf(proofHexOf(o)),
   };
+}
+
+/** `-y` needs `-z` (Epic would take the key from a Tor destination; mwwallet has no Tor). */
+function proofHexOf(o: Opts): string | null {
+  const hex = text(o.proof_address);
+  if (o.request_payment_proof === true && hex === null) throw required('proof_address');
+  return hex;
 }
 
 /** `pay`'s options: one change output, no proof; `-d` optional for a file (see decisions). */

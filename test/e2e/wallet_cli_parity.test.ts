@@ -1,10 +1,12 @@
 // epic-wallet's commands beyond the basic flows, each a real one-shot mwwallet process against a
-// usernet node whose test miner pays wallet A: `recover` (the phrase, after the password),
-// `send -m self` into another account, `txs` paging and `txs -i/-t` with the transaction's
-// outputs, messages and payment proof, `outputs` paging, a send with a payment proof finalized
-// without posting then `repost` (dump, post, refused once confirmed), `export_proof` and
-// `verify_proof` in both wallets, and Epic's argument errors.
+// usernet node whose test miner pays wallet A. With the chain held: `send -m self` into another
+// account, a send with a payment proof finalized without posting then `repost` (dump, post), and
+// `pay -m self` of the other account's invoice, reposted. Once mined: `txs` / `txs -t` of the
+// self send (outputs, messages, no proof), `txs -i` of the proof send (messages, proof), `repost`
+// refused, `export_proof` and `verify_proof` in both wallets (and a forged one), `txs` and
+// `outputs` paging, `recover`, and Epic's argument errors.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,19 +21,20 @@ import {
   startUsernetNode,
   tableRows,
   tempHome,
-  waitForTxBlock,
   waitUntil,
   walletFor,
 } from '../support/wallet_e2e.js';
 import {
   freePort,
+  MWWALLET,
   startWalletListener,
   type TestWallet,
   type WalletListener,
   walletCommand,
 } from '../support/wallet_process.js';
 
-const NEEDED = 400_000_000n; // 1 to self, 1.25 with a proof, fees
+// Three matured coinbases (14.5792 each): one per send; `pay` selects all that is left.
+const NEEDED = 4_200_000_000n;
 /** The command's own error lines (not JSON log events, not the refresh's progress lines). */
 const errorLines = (stderr: string): string[] =>
   stderr.split('\n').filter((l) => l.startsWith('mwwallet: '));
@@ -87,7 +90,7 @@ const OUTPUT_TITLES = [
   'Tx',
 ];
 
-describe('mwwallet recover, send -m self, txs/outputs paging, repost, payment proofs', {
+describe('mwwallet send/pay -m self, repost, payment proofs, txs -i/-t, paging, recover', {
   timeout: 300_000,
 }, () => {
   let node: NodeProcess;
@@ -95,10 +98,14 @@ describe('mwwallet recover, send -m self, txs/outputs paging, repost, payment pr
   let b: TestWallet;
   let listenA: WalletListener | undefined;
   let phraseA = '';
+  let portA = 0;
+  /** Slate ids (and the proof send's log id) of the transactions posted. */
+  const ids = { self: '', proof: '', proofLog: '', invoice: '' };
+  const proofOf = { proofHex: '', onionB: '' };
   const homes: string[] = [];
 
   before(async () => {
-    const portA = await freePort();
+    portA = await freePort();
     node = await startUsernetNode(portA);
     homes.push(node.home);
     const homeB = tempHome();
@@ -115,98 +122,27 @@ describe('mwwallet recover, send -m self, txs/outputs paging, repost, payment pr
     for (const h of homes) removeHome(h);
   });
 
-  it('A has matured coinbases to spend', async () => {
+  it('A has matured coinbases to spend; the chain is held while transactions are built', async () => {
     await waitUntil(
       async () => ((await info(a)).rows['Currently Spendable'] ?? 0n) >= NEEDED,
       120_000,
       () => node.stderr().slice(-2000),
     );
+    // The usernet test miner stops at a difficulty it cannot reach (about 50 blocks): with A's
+    // listener stopped it gets no coinbase and mines nothing until the transactions are posted.
+    await listenA?.stop();
+    listenA = undefined;
   });
 
-  it('send -m self -d savings: received into the other account, posted and mined', async () => {
+  it('send -m self -d savings: received into the other account and posted', async () => {
     assert.equal(await ok(a, ['account', '-c', 'savings']), "Account: 'savings' Created!\n");
-    const seen = minedBlocks(node).length;
     const sent = await ok(a, ['send', '1', '-m', 'self', '-d', 'savings', '-c', '1']);
     const m = /^Tx ([0-9a-f-]{36}) sent to account 'savings', finalized and posted\.\n$/.exec(sent);
     assert.ok(m?.[1] !== undefined, sent);
-    const block = await waitForTxBlock(node, seen);
-    // The savings account's log: the one received entry, exactly, at the node's height.
-    const saved = await ok(a, ['-a', 'savings', 'txs']);
-    // The miner goes on: the height is the one the command asked the node for.
-    const height = BigInt(/Block Height: (\d+)\n/.exec(saved)?.[1] ?? '0');
-    const rows = tableRows(saved);
-    assert.deepEqual(
-      rows.map((r) => [r.Id, r.Type, r['Shared Tx Id'], r['From/To Address'], r['Confirmed?']]),
-      [['0', 'Received', m[1], 'None', 'true']],
-    );
-    assert.deepEqual(
-      [
-        rows[0]?.['Change Returned'],
-        rows[0]?.['Total Spent'],
-        rows[0]?.Fee,
-        rows[0]?.['Net Change'],
-      ],
-      ['1.0', '0.0', 'None', '1.0'],
-    );
-    assert.match(rows[0]?.['Creation Time'] ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    assert.ok(height >= BigInt(block.height));
-    assert.equal(
-      saved,
-      `\nWallet Transactions - Account 'savings' - Block Height: ${height}\n` +
-        'Displaying 1 of 1 transactions (Limit: 0, Offset: 0, Sort Order: asc)\n\n' +
-        `${layout(TX_TITLES, rows)}\n`,
-    );
-    // One transaction by slate id: its details, its output in savings, no messages, no proof.
-    const one = await ok(a, ['-a', 'savings', 'txs', '-t', m[1].toUpperCase()]);
-    const now = BigInt(/Block Height: (\d+)\n/.exec(one)?.[1] ?? '0');
-    const outs = tableRows(one, 2);
-    assert.equal(outs.length, 1);
-    assert.deepEqual(
-      [
-        outs[0]?.Status,
-        outs[0]?.['Coinbase?'],
-        outs[0]?.Value,
-        outs[0]?.Tx,
-        outs[0]?.['Block Height'],
-      ],
-      ['Unspent', 'false', '1.00000000', '0', block.height.toString()],
-    );
-    // Epic keeps both participants' entries even without a message: no text, no signature.
-    const msgs = tableRows(one, 3);
-    assert.deepEqual(
-      msgs.map((r) => [r['Participant Id'], r.Message, r.Signature]),
-      [
-        ['0', 'None', 'None'],
-        ['1', 'None', 'None'],
-      ],
-    );
-    for (const r of msgs) assert.match(r['Public Key'] ?? '', /^0[23][0-9a-f]{64}$/);
-    const details = tableRows(one, 1);
-    assert.deepEqual(
-      details.map((d) => [
-        d['Num. Inputs'],
-        d['Num. Outputs'],
-        d['TTL Cutoff Height'],
-        d['Payment Proof'],
-        d['Tx Data'],
-      ]),
-      [['0', '1', 'None', 'None', 'None']],
-    );
-    assert.match(details[0]?.Kernel ?? '', /^0[89][0-9a-f]{64}$/);
-    assert.equal(
-      one,
-      `\nWallet Transactions - Account 'savings' - Block Height: ${now}\n` +
-        'Displaying 1 of 1 transactions (Limit: 0, Offset: 0, Sort Order: asc)\n\n' +
-        `${layout(TX_TITLES, rows)}\n${layout(DETAIL_TITLES, details)}\n` +
-        `\nWallet Outputs - Account 'savings' - Block Height: ${now}\n` +
-        'Displaying 1 of 1 transactions (Limit: 0, Offset: 0, Sort Order: asc)\n' +
-        `${layout(OUTPUT_TITLES, outs)}\n` +
-        `\nTransaction Messages - Transaction '0'\n${layout(MESSAGE_TITLES, msgs)}\n` +
-        "\nPayment Proof - Transaction '0'\nNone\n\n",
-    );
+    ids.self = m[1];
   });
 
-  it('a send with a payment proof, finalized -n, reposted; export_proof / verify_proof', async () => {
+  it('a send with a payment proof, finalized -n, dumped and reposted', async () => {
     const addrB = await ok(b, ['address']);
     const m =
       /Public Proof Address for account - default\n-+\n([0-9a-f]{64})\n\nTOR Onion V3 Address for account - default\n-+\n([a-z2-7]{56})\n\n$/.exec(
@@ -214,6 +150,7 @@ describe('mwwallet recover, send -m self, txs/outputs paging, repost, payment pr
       );
     assert.ok(m?.[1] !== undefined && m[2] !== undefined, addrB);
     const [, proofHex, onionB] = m;
+    Object.assign(proofOf, { proofHex, onionB });
     const file = join(a.home, 'proof.slate');
     await ok(a, [
       'send',
@@ -246,14 +183,125 @@ describe('mwwallet recover, send -m self, txs/outputs paging, repost, payment pr
     );
     const dumped = JSON.parse(readFileSync(dump, 'utf8')) as { body: { kernels: unknown[] } };
     assert.equal(dumped.body.kernels.length, 1);
-    const seen = minedBlocks(node).length;
     assert.equal(await ok(a, ['repost', '-i', logId, '-f']), `Reposted transaction at ${logId}\n`);
-    await waitForTxBlock(node, seen);
-    await waitUntil(
-      async () => tableRows(await ok(a, ['txs', '-t', id]))[0]?.['Confirmed?'] === 'true',
-      30_000,
-      () => 'the reposted transaction was not confirmed',
+    Object.assign(ids, { proof: id, proofLog: logId });
+  });
+
+  it('pay -m self: the savings account invoices, default pays; finalized, then reposted', async () => {
+    const file = join(a.home, 'self.invoice');
+    await ok(a, ['-a', 'savings', 'invoice', '0.5', '-d', file]);
+    const id = slateIdOf(file);
+    assert.equal(
+      await ok(a, ['pay', '-i', file, '-m', 'self', '-c', '1']),
+      `Invoice ${id} paid and finalized by this wallet (not posted).\n`,
     );
+    const [paid] = tableRows(await ok(a, ['txs', '-t', id]));
+    assert.deepEqual([paid?.Type, paid?.['Confirmed?']], ['Sent (Created)', 'false']);
+    assert.equal(
+      await ok(a, ['repost', '-i', paid?.Id ?? '']),
+      `Reposted transaction at ${paid?.Id}\n`,
+    );
+    ids.invoice = id;
+  });
+
+  it('the blocks that follow confirm all three', async () => {
+    listenA = await startWalletListener(a, 'listen', ['-l', String(portA)]);
+    const confirmed = async (acct: string, id: string): Promise<boolean> =>
+      tableRows(await ok(a, ['-a', acct, 'txs', '-t', id]))[0]?.['Confirmed?'] === 'true';
+    await waitUntil(
+      async () =>
+        (await confirmed('savings', ids.self)) &&
+        (await confirmed('default', ids.proof)) &&
+        (await confirmed('savings', ids.invoice)),
+      90_000,
+      () => node.stderr().slice(-2000),
+    );
+  });
+
+  it('txs of the self send: the savings log, and -t with outputs, messages, no proof', async () => {
+    const selfId = ids.self;
+    // The savings account's log: the one received entry, exactly, at the node's height.
+    const saved = await ok(a, ['-a', 'savings', 'txs']);
+    // The miner goes on: the height is the one the command asked the node for.
+    const height = BigInt(/Block Height: (\d+)\n/.exec(saved)?.[1] ?? '0');
+    const rows = tableRows(saved);
+    assert.deepEqual(
+      rows.map((r) => [r.Id, r.Type, r['Shared Tx Id'], r['From/To Address'], r['Confirmed?']]),
+      [
+        ['0', 'Received', selfId, 'None', 'true'],
+        ['1', 'Received', ids.invoice, 'None', 'true'],
+      ],
+    );
+    assert.deepEqual(
+      [
+        rows[0]?.['Change Returned'],
+        rows[0]?.['Total Spent'],
+        rows[0]?.Fee,
+        rows[0]?.['Net Change'],
+      ],
+      ['1.0', '0.0', 'None', '1.0'],
+    );
+    assert.deepEqual([rows[1]?.['Change Returned'], rows[1]?.['Net Change']], ['0.5', '0.5']);
+    assert.match(rows[0]?.['Creation Time'] ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.equal(
+      saved,
+      `\nWallet Transactions - Account 'savings' - Block Height: ${height}\n` +
+        'Displaying 2 of 2 transactions (Limit: 0, Offset: 0, Sort Order: asc)\n\n' +
+        `${layout(TX_TITLES, rows)}\n`,
+    );
+    // One transaction by slate id: its details, its output in savings, no messages, no proof.
+    const one = await ok(a, ['-a', 'savings', 'txs', '-t', selfId.toUpperCase()]);
+    const now = BigInt(/Block Height: (\d+)\n/.exec(one)?.[1] ?? '0');
+    const outs = tableRows(one, 2);
+    assert.equal(outs.length, 1);
+    assert.deepEqual(
+      [
+        outs[0]?.Status,
+        outs[0]?.['Coinbase?'],
+        outs[0]?.Value,
+        outs[0]?.Tx,
+        outs[0]?.['Block Height'],
+      ],
+      ['Unspent', 'false', '1.00000000', '0', outs[0]?.['Block Height'] ?? ''],
+    );
+    // Epic keeps both participants' entries even without a message: no text, no signature.
+    const msgs = tableRows(one, 3);
+    assert.deepEqual(
+      msgs.map((r) => [r['Participant Id'], r.Message, r.Signature]),
+      [
+        ['0', 'None', 'None'],
+        ['1', 'None', 'None'],
+      ],
+    );
+    for (const r of msgs) assert.match(r['Public Key'] ?? '', /^0[23][0-9a-f]{64}$/);
+    const details = tableRows(one, 1);
+    assert.deepEqual(
+      details.map((d) => [
+        d['Num. Inputs'],
+        d['Num. Outputs'],
+        d['TTL Cutoff Height'],
+        d['Payment Proof'],
+        d['Tx Data'],
+      ]),
+      [['0', '1', 'None', 'None', 'None']],
+    );
+    assert.match(details[0]?.Kernel ?? '', /^0[89][0-9a-f]{64}$/);
+    assert.equal(
+      one,
+      `\nWallet Transactions - Account 'savings' - Block Height: ${now}\n` +
+        'Displaying 1 of 1 transactions (Limit: 0, Offset: 0, Sort Order: asc)\n\n' +
+        `${layout(TX_TITLES, rows.slice(0, 1))}\n${layout(DETAIL_TITLES, details)}\n` +
+        `\nWallet Outputs - Account 'savings' - Block Height: ${now}\n` +
+        'Displaying 1 of 1 transactions (Limit: 0, Offset: 0, Sort Order: asc)\n' +
+        `${layout(OUTPUT_TITLES, outs)}\n` +
+        `\nTransaction Messages - Transaction '0'\n${layout(MESSAGE_TITLES, msgs)}\n` +
+        "\nPayment Proof - Transaction '0'\nNone\n\n",
+    );
+  });
+
+  it('the proof send: txs -i, repost refused once confirmed, export_proof / verify_proof', async () => {
+    const logId = ids.proofLog;
+    const { proofHex, onionB } = proofOf;
     const again = await walletCommand(a, ['repost', '-i', logId]);
     assert.deepEqual([again.code, again.stdout], [1, '']);
     assert.deepEqual(errorLines(again.stderr), [
@@ -401,5 +449,48 @@ describe('mwwallet recover, send -m self, txs/outputs paging, repost, payment pr
       assert.deepEqual([r.code, r.stdout], [1, ''], args.join(' '));
       assert.deepEqual(errorLines(r.stderr), [`mwwallet: Wallet error: ArgumentError: ${why}`]);
     }
+  });
+
+  it('--help lists every command, and pay shows Epic defaults', async () => {
+    const help = (args: string[]) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, [MWWALLET, ...args], (e, out) => (e ? reject(e) : resolve(out))),
+      );
+    const top = await help(['--help']);
+    const commands = top
+      .slice(top.indexOf('Commands:'))
+      .split('\n')
+      .map((l) => /^ {2}([a-z_]+)/.exec(l)?.[1])
+      .filter((c) => c !== undefined);
+    assert.deepEqual(commands, [
+      'init',
+      'listen',
+      'owner_api',
+      'info',
+      'outputs',
+      'txs',
+      'repost',
+      'send',
+      'receive',
+      'finalize',
+      'invoice',
+      'pay',
+      'post',
+      'cancel',
+      'scan',
+      'address',
+      'export_proof',
+      'verify_proof',
+      'recover',
+      'account',
+      'help',
+    ]);
+    assert.ok(top.includes('  -s, --show_spent  '), top);
+    const pay = (await help(['help', 'pay'])).replace(/\s+/g, ' ');
+    assert.ok(pay.includes('(choices: "all", "smallest", default: "all")'), pay);
+    assert.ok(pay.includes('(choices: "file", "self", default: "file")'), pay);
+    const send = (await help(['send', '--help'])).replace(/\s+/g, ' ');
+    assert.ok(send.includes('(choices: "all", "smallest", default: "smallest")'), send);
+    assert.ok(send.includes('(choices: "http", "file", "self", default: "http")'), send);
   });
 });
