@@ -4,7 +4,8 @@
 // with a tiny log_max_size: it rolls and keeps exactly log_max_files rolled files; the event
 // classes this run produces appear with their fields; no secret (node API secret, its Basic
 // header, the wallet password, the recovery phrase) appears in any log. (Orphans, reorgs and
-// refused blocks are shown on a real chain in test/unit/chain/block_log.test.ts.)
+// refused blocks are shown on a real chain in test/unit/chain/block_log.test.ts, and with
+// blocks from the API and from stratum in a real node in test/e2e/block_events_log.test.ts.)
 import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
