@@ -116,8 +116,10 @@ process.stdout.write(
 );
 const runs: LoadResult[][] = cases.map(() => []);
 const cpu: number[][] = cases.map(() => []);
+// Odd rounds run the cases backwards: a run that follows another node's load (its sockets in
+// TIME_WAIT, the cores' state) is not always the same case's.
 for (let round = 0; round < ROUNDS; round++)
-  for (const [i, c] of cases.entries()) {
+  for (const [i, c] of round % 2 === 0 ? cases.entries() : [...cases.entries()].reverse()) {
     const before = processCpuMs(c.node.proc.pid);
     const r = await load(c.node, c.kind);
     cpu[i]?.push(((processCpuMs(c.node.proc.pid) - before) * 1000) / r.requests);
