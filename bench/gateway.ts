@@ -3,8 +3,11 @@
 // the same dispatcher with the chain in-thread, and (c) the real mwnode process. get_tip runs
 // twice: with one body (id 1) throughout, which the reply cache answers (gateway/reply_cache.ts),
 // and with a new id per request, which it cannot (the envelope fast path, gateway/fast_rpc.ts,
-// answers both). (d) is the same mwnode without request metrics (MWNODE_METRICS_OFF), so the
-// `metrics_*` ratios show what counting every request costs. Prints requests/s, p50/p99, the
+// answers both). (c) logs as an operator runs it (console and file at Info, slow requests timed)
+// and counts every request for /metrics; (d) is the same mwnode with neither (the console only,
+// which the harness reads to see it start: no file, no slow-request timing; MWNODE_METRICS_OFF),
+// so the `metrics_*` ratios show what they cost together. `npm run bench -- logging` compares
+// with no log destination at all. Prints requests/s, p50/p99, the
 // server's CPU time per request and the ratios; writes bench/results/gateway.json.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -79,11 +82,24 @@ function report(name: string, runs: readonly Run[]): Measurement {
 }
 
 const home = tempHome();
-const node = await startNodeProcess({ home });
-// The spawned node copies this environment: (d) runs without request metrics.
+const node = await startNodeProcess({
+  home,
+  loggingLines: [
+    'log_to_stdout = true',
+    'stdout_log_level = "Info"',
+    'log_to_file = true',
+    'file_log_level = "Info"',
+    'slow_request_ms = 1000',
+  ],
+});
+// The spawned node copies this environment: (d) runs without request metrics, and logs only to
+// the console.
 process.env[METRICS_OFF_ENV] = '1';
 const homeOff = tempHome();
-const nodeOff = await startNodeProcess({ home: homeOff });
+const nodeOff = await startNodeProcess({
+  home: homeOff,
+  loggingLines: ['log_to_stdout = true', 'stdout_log_level = "Info"', 'log_to_file = false'],
+});
 delete process.env[METRICS_OFF_ENV];
 const rpcHeaders = { method: 'POST', body: GET_TIP } as const;
 const tipBody = await fetchText(node.port, '/v2/foreign', rpcHeaders);
@@ -174,10 +190,11 @@ if (USE_WRK)
     },
   );
 // Shared machines drift (other tenants, frequency): rounds interleave the servers so drift hits
-// them alike, and the median run of each is kept.
+// them alike, and the median run of each is kept; odd rounds run backwards, so the case that
+// follows another's load is not always the same.
 const runs: Run[][] = cases.map(() => []);
 for (let round = 0; round < ROUNDS; round++)
-  for (const [i, c] of cases.entries()) {
+  for (const [i, c] of round % 2 === 0 ? cases.entries() : [...cases.entries()].reverse()) {
     const before = processCpuMs(c.pid);
     const load = await c.run();
     const cpuUs = ((processCpuMs(c.pid) - before) * 1000) / load.requests;
@@ -195,7 +212,7 @@ const ratios = {
   status_vs_node_http: ratio(4, 3),
   status_vs_bare_uws: ratio(4, 0),
   ...(USE_WRK ? { new_ids_vs_node_http: ratio(8, 7), new_ids_vs_bare_uws: ratio(8, 0) } : {}),
-  // Metrics on over off (goal ≥ 0.95): requests/s, and CPU per request off over on.
+  // Logging and metrics on over off (goal ≥ 0.95): requests/s, and CPU per request off over on.
   metrics_get_tip_on_vs_off: ratio(2, 5),
   metrics_status_on_vs_off: ratio(4, 6),
   ...(USE_WRK ? { metrics_new_ids_on_vs_off: ratio(8, 9) } : {}),

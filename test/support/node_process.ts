@@ -3,7 +3,7 @@
 // stops it with SIGTERM (or SIGKILL, for crash tests). End-to-end tests talk to it over HTTP
 // like any client.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,8 @@ export interface NodeOptions {
   readonly dandelionLines?: readonly string[];
   /** Lines for `[server.stratum_mining_config]`; default: the stratum server off. */
   readonly stratumLines?: readonly string[];
+  /** Lines for a `[logging]` table (none written when absent: Epic's defaults). */
+  readonly loggingLines?: readonly string[];
 }
 
 export function tempHome(): string {
@@ -163,6 +165,8 @@ export function startNodeProcess(opts: NodeOptions = {}): Promise<NodeProcess> {
     opts.dandelionLines,
     opts.stratumLines,
   );
+  if (opts.loggingLines !== undefined)
+    appendFileSync(configFile, ['[logging]', ...opts.loggingLines, ''].join('\n'));
   return spawnNode({
     home,
     configFile,
