@@ -3,9 +3,10 @@
 // banned, a file transaction refused once by the pool and then accepted. The node logs to a file
 // with a tiny log_max_size: it rolls and keeps exactly log_max_files rolled files; the event
 // classes this run produces appear with their fields; no secret (node API secret, its Basic
-// header, the wallet password, the recovery phrase) appears in any log. (Orphans, reorgs and
-// refused blocks are shown on a real chain in test/unit/chain/block_log.test.ts, and with
-// blocks from the API and from stratum in a real node in test/e2e/block_events_log.test.ts.)
+// header, the wallet password, the recovery phrase) appears in any log, nor in the node's
+// /metrics. (Orphans, reorgs and refused blocks are shown on a real chain in
+// test/unit/chain/block_log.test.ts, and with blocks from the API and from stratum in a real
+// node in test/e2e/block_events_log.test.ts.)
 import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -234,19 +235,23 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
     assert.deepEqual([slow.level, slow.method, slow.status], ['warn', 'POST', 200]);
   });
 
-  it(`rolls the file at ${MAX_SIZE} bytes, keeping exactly ${MAX_FILES} rolled files`, () => {
+  it(`rolls the file at ${MAX_SIZE} bytes, keeping exactly ${MAX_FILES} rolled files`, async () => {
     assert.deepEqual(readdirSync(logDir).sort(), [
       'mwnode-server.log',
       'mwnode-server.log.0',
       'mwnode-server.log.1',
     ]);
-    const stderrLines = new Set(node.stderr().split('\n'));
-    for (const name of readdirSync(logDir)) {
+    const files = readdirSync(logDir).map((name) => {
       const path = join(logDir, name);
       assert.ok(statSync(path).size <= MAX_SIZE, `${name}: ${statSync(path).size} bytes`);
-      const lines = readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((l) => l !== '');
+      return { name, text: readFileSync(path, 'utf8') };
+    });
+    // The node runs on: what the files hold was also written to the console, but this process
+    // reads that pipe a moment later.
+    await new Promise((r) => setTimeout(r, 1000));
+    const stderrLines = new Set(node.stderr().split('\n'));
+    for (const { name, text } of files) {
+      const lines = text.split('\n').filter((l) => l !== '');
       assert.ok(lines.length > 0, name);
       for (const line of lines) {
         const e = JSON.parse(line) as Event;
@@ -260,7 +265,7 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
     find(events(walletLog), 'listening', (e) => e.api === 'foreign');
   });
 
-  it('no secret appears in any log', () => {
+  it('no secret appears in any log, nor in /metrics', async () => {
     const secret = ownerSecret(node.home);
     const words = phrase.split(' ');
     const secrets = [
@@ -283,7 +288,12 @@ describe('logging: rolled files, event classes, no secrets', { timeout: 300_000 
         .filter((f) => f.startsWith('mwwallet.log'))
         .map((f): [string, string] => [f, readFileSync(join(netA, f), 'utf8')]),
     ];
-    assert.ok(logs.length >= 6);
+    const metrics = await fetch(`${node.url}/metrics`, {
+      headers: { authorization: basic(secret) },
+    });
+    assert.equal(metrics.status, 200);
+    logs.push(['node /metrics', await metrics.text()]);
+    assert.ok(logs.length >= 7);
     for (const [name, text] of logs)
       for (const s of secrets) assert.ok(!text.includes(s), `${name} holds a secret`);
   });
