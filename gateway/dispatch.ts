@@ -22,6 +22,7 @@ import { ReplyCache, type RpcUsage } from './reply_cache.js';
 import { Router } from './router.js';
 import { type Operation, ROUTES, type Route, type RpcSurface, type Surface } from './routes.js';
 import { rpcTables } from './rpc/tables.js';
+import { CallLog, type CallTally, type SurfaceSlots } from './rpc_meter.js';
 import type { Services } from './services.js';
 import type { TemplateFeed } from './template_feed.js';
 
@@ -55,10 +56,12 @@ export class Dispatcher {
   private readonly rpc: Readonly<Record<'owner' | 'foreign' | 'tor', MethodTable>>;
   private readonly services: Services;
   private readonly replies = new ReplyCache();
-  private readonly fast = new FastReplies();
+  private readonly fast: FastReplies;
   private readonly outputs: FastOutputs;
   /** The full JSON-RPC path per surface, as fast_rpc.ts primes its templates with it. */
   private readonly fullPath: Readonly<Record<RpcSurface, FullPath>>;
+  /** Where each surface's calls are counted (rpc_meter.ts); null when metrics are off. */
+  private readonly calls: Readonly<Record<RpcSurface, SurfaceSlots>> | null;
 
   private readonly metrics: GatewayMetrics | null;
 
@@ -85,12 +88,34 @@ export class Dispatcher {
     };
     this.ops = operations(services, identity, log);
     this.rpc = rpcTables(this.ops);
+    const rpc = this.rpc;
+    const meter = metrics?.rpc;
+    this.calls =
+      meter === undefined
+        ? null
+        : {
+            owner: meter.surface('owner', rpc.owner.keys()),
+            foreign: meter.surface('foreign', rpc.foreign.keys()),
+            tor: meter.surface('tor', rpc.tor.keys()),
+          };
+    const calls = this.calls;
+    this.fast = new FastReplies(
+      calls === null ? null : (s, method) => calls[s as RpcSurface].of(method),
+    );
+    // Templates are made with a marker id, not for a client: their calls are not counted, only
+    // whether they answered without error.
     const full =
       (table: MethodTable): FullPath =>
       async (body) => {
-        const usage: RpcUsage = { impure: false };
+        let ok = true;
+        const sink = {
+          call: (_: string | null, good: boolean) => {
+            if (!good) ok = false;
+          },
+        };
+        const usage: RpcUsage = { impure: false, calls: sink };
         const response = await handleJsonRpc(body, table, usage);
-        return { response, pure: !usage.impure };
+        return { response, pure: !usage.impure, ok };
       };
     this.fullPath = {
       owner: full(this.rpc.owner),
@@ -144,14 +169,19 @@ export class Dispatcher {
    * The reply to `body` when it needs no asynchronous work: a lone call to a head-only method
    * (fast_rpc.ts), or a body whose pure reply is kept (reply_cache.ts). Undefined otherwise.
    * `body` is only read during the call, so it may be memory the transport reuses afterwards.
+   * The calls answered are counted into `tally` (null: not counted).
    */
-  answerNow(op: Operation, body: Uint8Array): HttpResponse | undefined {
+  answerNow(
+    op: Operation,
+    body: Uint8Array,
+    tally: CallTally | null = null,
+  ): HttpResponse | undefined {
     if (!('rpc' in op)) return undefined;
     const state = this.state();
     const s = op.rpc;
     return (
-      this.fast.reply(s, this.rpc[s], body, state, this.fullPath[s]) ??
-      this.replies.known(s, body, state)
+      this.fast.reply(s, this.rpc[s], body, state, this.fullPath[s], tally) ??
+      this.replies.known(s, body, state, tally)
     );
   }
 
@@ -204,17 +234,46 @@ export class Dispatcher {
     return respond(200, await this.metrics.scrape(), [['content-type', METRICS_CONTENT_TYPE]]);
   }
 
-  async run(op: Operation, req: HttpRequest): Promise<HttpResponse | BytesResponse> {
-    if ('rpc' in op) {
-      const table = this.rpc[op.rpc];
-      if (table.has('get_outputs')) {
-        const fast = await this.#fastOutputs(req.body);
-        if (fast !== undefined) return fast;
+  /** A JSON-RPC request the full way (or get_outputs' short way); its calls counted into `tally`. */
+  async #answerRpc(
+    s: RpcSurface,
+    body: Uint8Array,
+    tally: CallTally | null,
+  ): Promise<HttpResponse | BytesResponse> {
+    const table = this.rpc[s];
+    const slots = tally === null ? null : (this.calls?.[s] ?? null);
+    if (table.has('get_outputs')) {
+      const fast = await this.#fastOutputs(body);
+      if (fast !== undefined) {
+        if (slots !== null) tally?.count(slots.of('get_outputs'), fast.status === 200);
+        return fast;
       }
-      return this.replies.serve(op.rpc, req.body, this.state(), (usage) =>
-        handleJsonRpc(req.body, table, usage),
-      );
     }
+    const log = slots === null ? null : new CallLog(slots);
+    try {
+      return await this.replies.serve(
+        s,
+        body,
+        this.state(),
+        (usage) => handleJsonRpc(body, table, usage),
+        log,
+      );
+    } finally {
+      if (log !== null && tally !== null) {
+        // Failed before any call was reported: the request still counts, as a call of no method.
+        if (log.length === 0) log.call(null, false);
+        log.replay(tally);
+      }
+    }
+  }
+
+  /** The answer to a request once its body is in; JSON-RPC calls are counted into `tally`. */
+  async run(
+    op: Operation,
+    req: HttpRequest,
+    tally: CallTally | null = null,
+  ): Promise<HttpResponse | BytesResponse> {
+    if ('rpc' in op) return this.#answerRpc(op.rpc, req.body, tally);
     if ('peers' in op) return this.ops.peersRest(op.peers, req);
     if ('pool' in op) return this.ops.poolRest(op.pool, req);
     if ('chain' in op) return this.ops.chainRest(op.chain, req);

@@ -11,6 +11,7 @@
 
 import type { HttpResponse } from './http.js';
 import type { MethodTable } from './jsonrpc.js';
+import type { CallTally, RpcSlot } from './rpc_meter.js';
 import { type Envelope, scanEnvelope } from './rpc_scan.js';
 
 export { type Envelope, scanEnvelope } from './rpc_scan.js';
@@ -24,10 +25,20 @@ interface Template {
   readonly tail: string;
   readonly status: number;
   readonly headers: HttpResponse['headers'];
+  /** The reply is no error (a `result.Err` from the head is a template too): for the counts. */
+  readonly ok: boolean;
 }
 
-/** Runs the full JSON-RPC path on a body; `pure` false when a call needed more than the head. */
-export type FullPath = (body: Uint8Array) => Promise<{ response: HttpResponse; pure: boolean }>;
+/**
+ * Runs the full JSON-RPC path on a body; `pure` false when a call needed more than the head,
+ * `ok` false when a call's reply was an error.
+ */
+export type FullPath = (
+  body: Uint8Array,
+) => Promise<{ response: HttpResponse; pure: boolean; ok: boolean }>;
+
+/** The slot a surface's method is counted in (rpc_meter.ts). */
+export type SlotOf = (surface: string, method: string) => RpcSlot;
 
 // A string id no view can contain; the template is only kept if it occurs exactly once.
 const MARKER = 'mwnode-fast-rpc-id-3b6f0c1e';
@@ -39,7 +50,7 @@ function markerBody(method: string, version: boolean): Uint8Array {
 }
 
 /** The template in `response`; null when this variant never fits, undefined to retry later. */
-function cut(response: HttpResponse, pure: boolean): Template | null | undefined {
+function cut(response: HttpResponse, pure: boolean, ok: boolean): Template | null | undefined {
   // A busy or failing node is not a verdict on the method: the next request tries again.
   if (response.status !== 200) return undefined;
   const at = response.body.indexOf(PRINTED_MARKER);
@@ -49,6 +60,7 @@ function cut(response: HttpResponse, pure: boolean): Template | null | undefined
     tail: response.body.slice(at + PRINTED_MARKER.length),
     status: response.status,
     headers: response.headers,
+    ok,
   };
 }
 
@@ -65,13 +77,25 @@ function latin1(body: Uint8Array): string {
 /** Template, null for "does not fit", the pending computation, or undefined: not tried yet. */
 type Slot = Template | null | Promise<void> | undefined;
 
+/** A fast-path method: its template slots without and with "jsonrpc", where its calls count. */
+interface MethodSlots {
+  readonly templates: Slot[];
+  readonly counted: RpcSlot | null;
+}
+
 export class FastReplies {
   #state: object | null = null;
   /**
-   * Per surface, per method that is pure and takes no params: its slots without and with
-   * "jsonrpc". A surface always comes with the same method table.
+   * Per surface, per method that is pure and takes no params: its slots. A surface always comes
+   * with the same method table.
    */
-  readonly #slots = new Map<string, Map<string, Slot[]>>();
+  readonly #slots = new Map<string, Map<string, MethodSlots>>();
+  readonly #slotOf: SlotOf | null;
+
+  /** `slotOf`: where calls are counted (rpc_meter.ts); null when they are not. */
+  constructor(slotOf: SlotOf | null = null) {
+    this.#slotOf = slotOf;
+  }
 
   /** Methods with slots, over all surfaces. */
   get size(): number {
@@ -81,8 +105,9 @@ export class FastReplies {
   }
 
   /**
-   * The reply to `body` on `surface` under `state`, or undefined when the full path must answer.
-   * Synchronous: the transport answers inside the callback that delivered the body.
+   * The reply to `body` on `surface` under `state`, or undefined when the full path must answer;
+   * a reply's call is counted into `tally`. Synchronous: the transport answers inside the
+   * callback that delivered the body.
    */
   reply(
     surface: string,
@@ -90,6 +115,7 @@ export class FastReplies {
     body: Uint8Array,
     state: object | null,
     full: FullPath,
+    tally: CallTally | null = null,
   ): HttpResponse | undefined {
     if (state === null || body.length > FAST_MAX_BODY || body.length === 0) return undefined;
     const env = scanEnvelope(latin1(body));
@@ -98,17 +124,19 @@ export class FastReplies {
       this.#slots.clear();
       this.#state = state;
     }
-    const slots = this.#slotsOf(surface, methods, env.method);
-    if (slots === undefined) return undefined;
+    const m = this.#slotsOf(surface, methods, env.method);
+    if (m === undefined) return undefined;
+    const slots = m.templates;
     const v = env.version ? 1 : 0;
     const t = slots[v];
     if (t === undefined) this.#prime(slots, v, env, state, full);
     if (t === undefined || t === null || t instanceof Promise) return undefined;
+    if (tally !== null && m.counted !== null) tally.count(m.counted, t.ok);
     return { status: t.status, headers: t.headers, body: t.head + env.id + t.tail };
   }
 
   /** The slots of `method`, made on first use; undefined when it is not a fast-path method. */
-  #slotsOf(surface: string, methods: MethodTable, method: string): Slot[] | undefined {
+  #slotsOf(surface: string, methods: MethodTable, method: string): MethodSlots | undefined {
     let bySurface = this.#slots.get(surface);
     if (bySurface === undefined) {
       bySurface = new Map();
@@ -118,7 +146,12 @@ export class FastReplies {
     if (slots === undefined) {
       const m = methods.get(method);
       if (m === undefined || m.pure !== true || m.params.length !== 0) return undefined;
-      slots = [undefined, undefined];
+      // Made once per method and published state: the counting slot is looked up here, not
+      // per request.
+      slots = {
+        templates: [undefined, undefined],
+        counted: this.#slotOf?.(surface, method) ?? null,
+      };
       bySurface.set(method, slots);
     }
     return slots;
@@ -130,7 +163,7 @@ export class FastReplies {
       if (this.#state === state) slots[v] = t;
     };
     slots[v] = full(markerBody(env.method, env.version)).then(
-      ({ response, pure }) => done(cut(response, pure)),
+      ({ response, pure, ok }) => done(cut(response, pure, ok)),
       // A failure (e.g. the node shutting down) is not a verdict: try again next time.
       () => done(undefined),
     );

@@ -205,8 +205,10 @@ async function dispatch(
   methods: MethodTable,
   usage: RpcUsage,
 ): Promise<JsonValue | undefined> {
-  if (call.kind === 'invalid')
+  if (call.kind === 'invalid') {
+    usage.calls?.call(null, false);
     return { error: { code: -32600, message: 'Invalid request' }, id: call.id };
+  }
   const id = call.kind === 'call' ? call.id : null;
   const reply = await invoke(call.method, call.params, methods, id, call.version, usage);
   return call.kind === 'call' ? reply : undefined;
@@ -220,8 +222,12 @@ async function invoke(
   version: boolean,
   usage: RpcUsage,
 ): Promise<JsonValue> {
+  const calls = usage.calls;
   const epic = methods.get(name);
-  if (epic === undefined) return errorReply(-32601, 'Method not found', id, version);
+  if (epic === undefined) {
+    calls?.call(name, false);
+    return errorReply(-32601, 'Method not found', id, version);
+  }
   // A call our form cannot take is Epic's to answer, with Epic's error.
   let m = formOf(epic, params);
   let args = bindArgs(m, params);
@@ -229,15 +235,25 @@ async function invoke(
     m = epic;
     args = bindArgs(epic, params);
   }
-  if (typeof args === 'string') return errorReply(-32602, args, id, version);
+  if (typeof args === 'string') {
+    calls?.call(name, false);
+    return errorReply(-32602, args, id, version);
+  }
   if (m.pure !== true) usage.impure = true;
   let result: JsonValue;
+  let ok = true;
   try {
     result = { Ok: await m.run(args) };
   } catch (e) {
-    if (isBusy(e)) throw e;
+    ok = false;
+    // A busy node answers the whole request 503: this call failed, those after it never ran.
+    if (isBusy(e)) {
+      calls?.call(name, false);
+      throw e;
+    }
     result = { Err: apiErrorJson(e instanceof RpcFailure ? e.error : internalError(e)) };
   }
+  calls?.call(name, ok);
   const reply: { [k: string]: JsonValue } = { id, result };
   if (version) reply.jsonrpc = '2.0';
   return reply;
@@ -257,7 +273,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * A POST body to a JSON-RPC surface → the HTTP response Epic would give. `usage` learns whether
- * any call needed more than published state.
+ * any call needed more than published state, and its `calls` (if any) each call and whether its
+ * reply was an error (`error`, or `result.Err`); a body that is no request counts as one call
+ * naming no method.
  */
 export async function handleJsonRpc(
   body: Uint8Array,
@@ -268,12 +286,16 @@ export async function handleJsonRpc(
   try {
     request = parseJson(utf8.decode(body));
   } catch (e) {
+    usage.calls?.call(null, false);
     const why = e instanceof JsonError ? e.message : 'invalid UTF-8';
     return respond(500, `Request error: Invalid request body: ${why}`, CORS_HEADERS);
   }
   const parsed = parseRequest(request);
   try {
-    if (parsed === undefined) return jsonReply(PARSE_ERROR);
+    if (parsed === undefined) {
+      usage.calls?.call(null, false);
+      return jsonReply(PARSE_ERROR);
+    }
     if (Array.isArray(parsed)) {
       // One after the other, as Epic runs them: a call sees what the calls before it did (a
       // pushed transaction is in the pool size asked for next). Notifications leave no reply;

@@ -4,6 +4,7 @@
 // it (`[server] metrics_open`).
 import type { RequestMeter } from './request_meter.js';
 import type { Route } from './routes.js';
+import type { RpcMeter } from './rpc_meter.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -21,6 +22,8 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 export interface GatewayMetrics {
   /** Counts every request (request_meter.ts). */
   readonly meter: RequestMeter;
+  /** Counts every JSON-RPC call by surface and method (rpc_meter.ts). */
+  readonly rpc: RpcMeter;
   /** The exposition text, gathered now. */
   readonly scrape: () => Promise<string>;
   /** Served without a credential. */

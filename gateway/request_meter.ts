@@ -36,13 +36,23 @@ export class RequestSlot {
 
   /** One answered request: its status and when it arrived (`performance.now()`). */
   record(status: number, started: number): void {
-    this.counts[status >= 0 && status < 600 ? (STATUS_INDEX[status] as number) : OTHER]++;
-    const s = (performance.now() - started) / 1000;
-    this.sum += s;
-    let i = 0;
-    while (i < LATENCY_BUCKETS.length && s > (LATENCY_BUCKETS[i] as number)) i++;
-    this.buckets[i]++;
+    const seconds = (performance.now() - started) / 1000;
+    this.add(status, seconds, latencyBucket(seconds));
   }
+
+  /** One answered request that took `seconds`, in bucket `bucket` (latencyBucket). */
+  add(status: number, seconds: number, bucket: number): void {
+    this.counts[status >= 0 && status < 600 ? (STATUS_INDEX[status] as number) : OTHER]++;
+    this.sum += seconds;
+    this.buckets[bucket]++;
+  }
+}
+
+/** The bucket a latency of `seconds` falls in; the last one (+Inf) when above every bound. */
+export function latencyBucket(seconds: number): number {
+  let i = 0;
+  while (i < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[i] as number)) i++;
+  return i;
 }
 
 /** A metric value as prom-client prints and aggregates it. */
@@ -93,19 +103,32 @@ export class RequestMeter {
   latencyValues(name: string): MetricValue[] {
     const out: MetricValue[] = [];
     this.#each((s) => {
-      let total = 0;
-      for (const n of s.buckets) total += n;
-      if (total === 0) return;
-      const labels = { route: s.route, method: s.verb };
-      let cumulative = 0;
-      s.buckets.forEach((n, i) => {
-        cumulative += n;
-        const le = i < LATENCY_BUCKETS.length ? String(LATENCY_BUCKETS[i]) : '+Inf';
-        out.push({ value: cumulative, labels: { ...labels, le }, metricName: `${name}_bucket` });
-      });
-      out.push({ value: s.sum, labels, metricName: `${name}_sum` });
-      out.push({ value: total, labels, metricName: `${name}_count` });
+      histogramValues(out, name, { route: s.route, method: s.verb }, s.buckets, s.sum);
     });
     return out;
   }
+}
+
+/**
+ * A histogram's values as prom-client prints them (cumulative `_bucket`s, `_sum`, `_count`),
+ * appended to `out`; nothing when no observation was made.
+ */
+export function histogramValues(
+  out: MetricValue[],
+  name: string,
+  labels: Readonly<Record<string, string>>,
+  buckets: Float64Array,
+  sum: number,
+): void {
+  let total = 0;
+  for (const n of buckets) total += n;
+  if (total === 0) return;
+  let cumulative = 0;
+  buckets.forEach((n, i) => {
+    cumulative += n;
+    const le = i < LATENCY_BUCKETS.length ? String(LATENCY_BUCKETS[i]) : '+Inf';
+    out.push({ value: cumulative, labels: { ...labels, le }, metricName: `${name}_bucket` });
+  });
+  out.push({ value: sum, labels, metricName: `${name}_sum` });
+  out.push({ value: total, labels, metricName: `${name}_count` });
 }

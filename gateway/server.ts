@@ -19,9 +19,10 @@ import {
 import type { GatewayMetrics } from './metrics_route.js';
 import type { NodeIdentity } from './operations.js';
 import { type RateLimit, RateLimiter } from './rate_limit.js';
-import type { RequestSlot } from './request_meter.js';
+import { latencyBucket, type RequestSlot } from './request_meter.js';
 import { RequestRate } from './request_rate.js';
 import type { Operation } from './routes.js';
+import type { CallTally, RpcSlot } from './rpc_meter.js';
 import type { Services } from './services.js';
 import { TlsConfigError } from './tls.js';
 import { listenOn, loadUws, type UwsApp, type UwsRequest, type UwsResponse } from './uws.js';
@@ -78,8 +79,12 @@ const FOREIGN_PATH = '/v2/foreign';
 /** The surface whose credential the status page asks for. */
 const OWNER_PATH = '/v2/owner';
 
-/** One request and its answer. Everything needed from the uWS request is copied in here. */
-class Exchange {
+/**
+ * One request and its answer. Everything needed from the uWS request is copied in here. It is
+ * also where the request's JSON-RPC calls are counted once answered (rpc_meter.ts): one call in
+ * fields, a batch's others in arrays made only for batches.
+ */
+class Exchange implements CallTally {
   aborted = false;
   /** The body is still being read; `held` bytes of it are copied (counted against the cap). */
   reading = false;
@@ -95,10 +100,51 @@ class Exchange {
   slot: RequestSlot | null = null;
   /** `performance.now()` when the request arrived (0 when metrics are off). */
   started = 0;
+  /** The request's first JSON-RPC call and whether its reply was no error. */
+  call: RpcSlot | null = null;
+  callOk = false;
+  /** Its other calls (a batch). */
+  moreCalls: RpcSlot[] | null = null;
+  moreOks: boolean[] | null = null;
   constructor(res: UwsResponse, method: string, path: string) {
     this.res = res;
     this.method = method;
     this.path = path;
+  }
+
+  count(slot: RpcSlot, ok: boolean): void {
+    if (this.call === null) {
+      this.call = slot;
+      this.callOk = ok;
+      return;
+    }
+    if (this.moreCalls === null || this.moreOks === null) {
+      this.moreCalls = [];
+      this.moreOks = [];
+    }
+    this.moreCalls.push(slot);
+    this.moreOks.push(ok);
+  }
+
+  /**
+   * The answer (`status`) is being written: counts the request and its calls, all with the time
+   * since it arrived. A call whose answer is an HTTP error (e.g. 503) is an error.
+   */
+  record(status: number): void {
+    const slot = this.slot;
+    if (slot === null) return;
+    const seconds = (performance.now() - this.started) / 1000;
+    const bucket = latencyBucket(seconds);
+    slot.add(status, seconds, bucket);
+    const call = this.call;
+    if (call === null) return;
+    const ok = status === 200;
+    call.add(ok && this.callOk, seconds, bucket);
+    const more = this.moreCalls;
+    const oks = this.moreOks;
+    if (more === null || oks === null) return;
+    for (let i = 0; i < more.length; i++)
+      (more[i] as RpcSlot).add(ok && (oks[i] as boolean), seconds, bucket);
   }
 
   /** A HEAD answer carries the headers and length of its body, never the body. */
@@ -121,7 +167,7 @@ function remoteAddress(res: UwsResponse): string {
 
 /** Writes a response; inside a uWS callback the socket is corked already. */
 function write(ex: Exchange, r: HttpResponse | BytesResponse, closeConnection: boolean): void {
-  ex.slot?.record(r.status, ex.started);
+  ex.record(r.status);
   const res = ex.res;
   // Without a status line of its own, uWS writes "200 OK": one native call fewer per answer.
   if (r.status !== 200) res.writeStatus(STATUS_TEXT[r.status] ?? `${r.status}`);
@@ -206,7 +252,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   /** The answer that needs an await; the slot is held until it is written. */
   const runLater = (ex: Exchange, op: Operation, body: Uint8Array): void => {
     const started = slowMs === null ? 0 : performance.now();
-    dispatcher.run(op, ex.request(body)).then(
+    dispatcher.run(op, ex.request(body), ex.slot === null ? null : ex).then(
       (response) => {
         inFlight--;
         send(ex, response);
@@ -238,7 +284,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (!takeSlot(ex)) return;
     let now: HttpResponse | undefined;
     try {
-      now = dispatcher.answerNow(op, body);
+      now = dispatcher.answerNow(op, body, ex.slot === null ? null : ex);
     } catch {
       now = undefined; // never throw out of a uWS callback: the full path answers instead
     }

@@ -8,6 +8,7 @@ import type { ChainHeadInfo } from '../actors/chain/messages.js';
 import type { ConnectedPeer } from '../actors/peers/messages.js';
 import type { SyncStatus } from '../actors/peers/sync_status.js';
 import { type MetricValue, RequestMeter } from '../gateway/request_meter.js';
+import { RpcMeter } from '../gateway/rpc_meter.js';
 import { type MetricsJson, threadSnapshot } from './thread.js';
 
 /**
@@ -85,6 +86,7 @@ function computed(
 
 export class NodeMetrics {
   readonly meter = new RequestMeter();
+  readonly rpc = new RpcMeter();
   readonly #registry = new Registry();
   readonly #sources: NodeSources;
   readonly #up: Gauge;
@@ -113,6 +115,25 @@ export class NodeMetrics {
         'Time from request to answer, by route pattern and HTTP method, seconds',
         'histogram',
         () => meter.latencyValues(latency),
+      ),
+    );
+    const rpc = this.rpc;
+    const rpcLatency = 'mwnode_rpc_call_duration_seconds';
+    register(
+      computed(
+        'mwnode_rpc_calls_total',
+        'JSON-RPC calls answered, by surface (owner, foreign, tor), method (unknown: not in the ' +
+          "surface's table) and result (ok, error)",
+        'counter',
+        () => rpc.callValues(),
+      ),
+    );
+    register(
+      computed(
+        rpcLatency,
+        'Time from request to answer of JSON-RPC calls, by surface and method, seconds',
+        'histogram',
+        () => rpc.latencyValues(rpcLatency),
       ),
     );
     new Gauge({

@@ -221,7 +221,12 @@ export async function startNode(config: ServerConfig): Promise<RunningNode> {
       rateLimit: config.apiRateLimit,
       metrics: process.env[METRICS_OFF_ENV]
         ? null
-        : { meter: metrics.meter, scrape: () => metrics.scrape(), open: config.apiMetricsOpen },
+        : {
+            meter: metrics.meter,
+            rpc: metrics.rpc,
+            scrape: () => metrics.scrape(),
+            open: config.apiMetricsOpen,
+          },
     });
   } catch (e) {
     await system.shutdown();

@@ -38,9 +38,17 @@ function fullPath(): { full: FullPath; runs: () => number } {
   let runs = 0;
   const full: FullPath = async (body) => {
     runs++;
-    const usage: RpcUsage = { impure: false };
+    let ok = true;
+    const usage: RpcUsage = {
+      impure: false,
+      calls: {
+        call: (_, good) => {
+          if (!good) ok = false;
+        },
+      },
+    };
     const response = await handleJsonRpc(body, table, usage);
-    return { response, pure: !usage.impure };
+    return { response, pure: !usage.impure, ok };
   };
   return { full, runs: () => runs };
 }
@@ -195,6 +203,7 @@ describe('FastReplies', () => {
     const flaky: FullPath = async () => ({
       response: { status, headers: [], body: '"mwnode-fast-rpc-id-3b6f0c1e"' },
       pure: true,
+      ok: true,
     });
     fast.reply('foreign', table, body, state, flaky);
     await settle();
@@ -209,7 +218,7 @@ describe('FastReplies', () => {
     let runs = 0;
     const noMarker: FullPath = async () => {
       runs++;
-      return { response: { status: 200, headers: [], body: 'no id here' }, pure: true };
+      return { response: { status: 200, headers: [], body: 'no id here' }, pure: true, ok: true };
     };
     const other = {};
     for (let i = 0; i < 3; i++) {
