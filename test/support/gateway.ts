@@ -2,8 +2,9 @@
 // and whose chain actor must never be asked (head reads are answered from published state).
 import type { ChainHeadInfo } from '../../actors/chain/messages.js';
 import { genesisHeader } from '../../core/genesis.js';
+import type { GatewayMetrics } from '../../gateway/metrics_route.js';
 import { type Gateway, startGateway } from '../../gateway/server.js';
-import { NO_PEERS } from '../../gateway/services.js';
+import { NO_PEERS, type Services } from '../../gateway/services.js';
 
 export function headInfo(height: bigint, fill = Number(height)): ChainHeadInfo {
   return {
@@ -21,8 +22,15 @@ export function headInfo(height: bigint, fill = Number(height)): ChainHeadInfo {
 
 export function startHeadGateway(
   head: () => ChainHeadInfo | null,
-  opts: { readonly maxInFlight?: number; readonly maxBuffered?: number } = {},
+  opts: {
+    readonly maxInFlight?: number;
+    readonly maxBuffered?: number;
+    readonly metrics?: GatewayMetrics;
+    /** The pool actor (default: must never be asked). */
+    readonly pool?: Services['pool'];
+  } = {},
 ): Promise<Gateway> {
+  const { pool, ...rest } = opts;
   return startGateway({
     host: '127.0.0.1',
     port: 0,
@@ -30,13 +38,14 @@ export function startHeadGateway(
     secrets: { owner: null, foreign: null },
     services: {
       chain: (() => Promise.reject(new Error('head reads must not ask the actor'))) as never,
-      pool: (() => Promise.reject(new Error('head reads must not ask the pool'))) as never,
+      pool:
+        pool ?? ((() => Promise.reject(new Error('head reads must not ask the pool'))) as never),
       peers: (() => Promise.reject(new Error('head reads must not ask the peers'))) as never,
       head,
       poolGeneration: () => 0,
       connectedPeers: () => NO_PEERS,
     },
     identity: { userAgent: 'test', chainType: 'automated' },
-    ...opts,
+    ...rest,
   });
 }
