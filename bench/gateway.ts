@@ -11,8 +11,9 @@
 // server's CPU time per request and the ratios; writes bench/results/gateway.json.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RequestMeter, type RequestSlot } from '../gateway/request_meter.js';
+import { latencyBucket, RequestMeter, type RequestSlot } from '../gateway/request_meter.js';
 import { ROUTES } from '../gateway/routes.js';
+import { RpcMeter, type RpcSlot } from '../gateway/rpc_meter.js';
 import { METRICS_OFF_ENV } from '../metrics/node_metrics.js';
 import {
   basic,
@@ -237,16 +238,25 @@ for (const [k, v] of Object.entries(ratios))
   process.stdout.write(`${k.padEnd(28)} ×${v.toFixed(2)}\n`);
 saveResults('gateway', results, ratios);
 
-/** Nanoseconds per `performance.now()` and slot record, as the gateway pays them per request. */
+/**
+ * Nanoseconds per `performance.now()` and slot records, as the gateway pays them per JSON-RPC
+ * request: the route's slot and the call's (server.ts `Exchange.record`).
+ */
 function recordCostNs(): number {
   const meter = new RequestMeter();
   const slots = ROUTES.map((r) => meter.slot(r, 'post'));
+  const calls = new RpcMeter().surface('foreign', ['get_tip', 'get_version', 'get_status']);
+  const methods = ['get_tip', 'get_version', 'get_status'].map((m) => calls.of(m));
   const n = 2_000_000;
   // CPU time, not wall time: on a shared machine this process may wait for a core.
   const start = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const started = performance.now();
-    (slots[i % slots.length] as RequestSlot).record(i % 7 === 0 ? 401 : 200, started);
+    const status = i % 7 === 0 ? 401 : 200;
+    const seconds = (performance.now() - started) / 1000;
+    const bucket = latencyBucket(seconds);
+    (slots[i % slots.length] as RequestSlot).add(status, seconds, bucket);
+    (methods[i % methods.length] as RpcSlot).add(status === 200, seconds, bucket);
   }
   const used = process.cpuUsage(start);
   return ((used.user + used.system) * 1000) / n;

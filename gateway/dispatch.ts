@@ -259,10 +259,10 @@ export class Dispatcher {
         log,
       );
     } finally {
-      if (log !== null && tally !== null) {
-        // Failed before any call was reported: the request still counts, as a call of no method.
-        if (log.length === 0) log.call(null, false);
+      if (slots !== null && log !== null && tally !== null) {
         log.replay(tally);
+        // Failed before any call was reported: the request still counts, as a call of no method.
+        if (log.length === 0) tally.count(slots.unknown, false);
       }
     }
   }
