@@ -1,7 +1,7 @@
 // `npm run bench -- stratum`: Epic's stratum server under a pool's load, on the real mwnode
 // (automated-testing chain, Cuckatoo only, burnt coinbases). First a node without stratum: the
 // gateway's get_block_template throughput (wrk, 200 connections), the baseline. Then a node with
-// stratum and 1,000 logged-in miners: over BENCH_BLOCKS blocks mined over HTTP, the time from
+// stratum and 1,000 logged-in miners (a C process: lib/stratum_miners.ts): over BENCH_BLOCKS blocks mined over HTTP, the time from
 // submit_block's reply to each miner receiving the job at the new height (p50, p99, and the
 // last miner). Then get_block_template again (wrk, the best of two runs each time) beside
 // submits from a low-priority thread standing for remote machines (lib/stratum_flood.ts), each
@@ -12,10 +12,8 @@
 // Writes bench/results/stratum.json. BENCH_SECONDS, BENCH_BLOCKS, BENCH_MINERS,
 // BENCH_SUBSCRIBERS, BENCH_BLOCK_GAP_MS, BENCH_SHARE_INTERVAL_MS adjust; BENCH_VERBOSE prints
 // each block's delays.
-import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import WebSocket from 'ws';
 import type { Solution } from '../actors/miner/messages.js';
 import { solveSlice } from '../actors/miner/solve.js';
 import { fromHex } from '../core/bytes.js';
@@ -33,6 +31,7 @@ import { type Measurement, saveResults } from './lib/harness.js';
 import { annotateResults, earlierRuns } from './lib/history.js';
 import type { LoadResult } from './lib/loadgen.js';
 import type { FloodData } from './lib/stratum_flood.js';
+import { NativeMiners } from './lib/stratum_miners.js';
 import { runWrkBeside, wrkAvailable } from './lib/wrk.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -104,91 +103,6 @@ async function stratumPort(node: NodeProcess): Promise<number> {
   throw new Error('the stratum server did not start');
 }
 
-/** A client waiting for work at a height: when it arrived (0: not yet). */
-interface Receiver {
-  awaited: string;
-  arrivedAt: number;
-}
-
-/** A subscriber of the gateway's template feed, noting when the awaited template arrives. */
-class Subscriber implements Receiver {
-  awaited = '';
-  arrivedAt = 0;
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      if (this.awaited !== '' && this.arrivedAt === 0 && String(data).includes(this.awaited))
-        this.arrivedAt = performance.now();
-    });
-  }
-
-  static open(url: string): Promise<Subscriber> {
-    const ws = new WebSocket(`${url.replace('http', 'ws')}/v2/foreign/ws`);
-    const sub = new Subscriber(ws);
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(sub));
-      ws.once('error', reject);
-    });
-  }
-}
-
-/**
- * One miner: logged in, noting when a job for the awaited height arrives. It reads bytes, not
- * text: a thousand of them share this process with the clock, so each read is kept cheap.
- */
-class Miner implements Receiver {
-  /** The previous chunk's end, where the awaited text may begin. */
-  #tail: Buffer = Buffer.alloc(0);
-  #awaited: Buffer = Buffer.alloc(0);
-  arrivedAt = 0;
-  /** The last pushed job's params (its text), kept by the first miner only. */
-  lastJob = '';
-  #text = '';
-  constructor(
-    readonly socket: Socket,
-    readonly keepJobs: boolean,
-  ) {
-    socket.on('data', (d: Buffer) => this.#onData(d));
-  }
-
-  get awaited(): string {
-    return this.#awaited.toString();
-  }
-
-  set awaited(text: string) {
-    this.#awaited = Buffer.from(text);
-    this.#tail = Buffer.alloc(0);
-  }
-
-  #onData(d: Buffer): void {
-    if (this.arrivedAt === 0 && this.#awaited.length > 0) {
-      if (d.indexOf(this.#awaited) >= 0) this.arrivedAt = performance.now();
-      else if (Buffer.concat([this.#tail, d]).indexOf(this.#awaited) >= 0)
-        this.arrivedAt = performance.now();
-      else this.#tail = d.subarray(Math.max(0, d.length - this.#awaited.length));
-    }
-    if (this.keepJobs) this.#keep(d.toString());
-  }
-
-  #keep(chunk: string): void {
-    const lines = (this.#text + chunk).split('\n');
-    this.#text = lines.pop() ?? '';
-    for (const line of lines) if (line.startsWith('{"id":"Stratum"')) this.lastJob = line;
-  }
-
-  static open(port: number, keepJobs: boolean): Promise<Miner> {
-    return new Promise((resolve, reject) => {
-      const s = connect(port, '127.0.0.1', () => {
-        const m = new Miner(s, keepJobs);
-        s.write(
-          '{"id":1,"jsonrpc":"2.0","method":"login","params":{"login":"bench","pass":"","agent":"bench"}}\n',
-        );
-        resolve(m);
-      });
-      s.once('error', reject);
-    });
-  }
-}
-
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
 }
@@ -218,32 +132,33 @@ const sorted = (d: { each: number[]; last: number[] }): Delays => ({
   last: d.last.sort((a, b) => a - b),
 });
 
+/** Milliseconds from `from` (process.hrtime's clock) to each arrival; 10 s for none. */
+const delaysFrom = (from: bigint, arrivals: readonly bigint[]): number[] =>
+  arrivals.map((t) => (t === 0n ? 10_000 : Number(t - from) / 1e6));
+
 /**
  * Per block: each miner's delay from the submit reply to its new job, each subscriber's to its
  * new template; and the last one's of each kind.
  */
-async function pushLatency(node: NodeProcess, miners: Miner[], subscribers: Subscriber[]) {
+async function pushLatency(node: NodeProcess, clients: NativeMiners) {
   const jobs = { each: [] as number[], last: [] as number[] };
   const templates = { each: [] as number[], last: [] as number[] };
-  const all: Receiver[] = [...miners, ...subscribers];
   // One block more than measured: the first after a thousand logins is a warm-up.
   for (let b = 0; b <= BLOCKS; b++) {
     const block = await mineBlock(node.url);
     const next = block.header.height + 1n;
-    for (const m of miners) m.awaited = `"height":${next},"job_id":0,`;
-    for (const s of subscribers) s.awaited = `"height":${next},`;
-    for (const r of all) r.arrivedAt = 0;
+    await clients.await('miners', `"height":${next},"job_id":0,`);
+    if (SUBSCRIBERS > 0) await clients.await('subscribers', `"height":${next},`);
     await submit(node.url, block);
-    const replied = performance.now();
-    const until = replied + 10_000;
-    while (all.some((m) => m.arrivedAt === 0) && performance.now() < until)
-      await new Promise((r) => setTimeout(r, 2));
-    for (const [group, into] of [
-      [miners, jobs],
-      [subscribers, templates],
-    ] as const) {
-      const delays = group.map((m) => (m.arrivedAt === 0 ? 10_000 : m.arrivedAt - replied));
-      if (VERBOSE) blockLine(next - 1n, group === miners ? 'jobs' : 'templates', delays);
+    const replied = process.hrtime.bigint();
+    await clients.allArrived(10_000);
+    const byGroup = [
+      ['jobs', delaysFrom(replied, await clients.arrivals('miners')), jobs],
+      ['templates', delaysFrom(replied, await clients.arrivals('subscribers')), templates],
+    ] as const;
+    for (const [what, delays, into] of byGroup) {
+      if (delays.length === 0) continue;
+      if (VERBOSE) blockLine(next - 1n, what, delays);
       if (b === 0) continue;
       into.each.push(...delays);
       into.last.push(Math.max(...delays));
@@ -338,14 +253,13 @@ results.push({
 });
 
 const node = await startNode(true);
-const miners: Miner[] = [];
-const subscribers: Subscriber[] = [];
+let clients: NativeMiners | null = null;
 try {
   const port = await stratumPort(node);
-  for (let i = 0; i < MINERS; i++) miners.push(await Miner.open(port, i === 0));
-  for (let i = 0; i < SUBSCRIBERS; i++) subscribers.push(await Subscriber.open(node.url));
+  const ws = { port: Number(new URL(node.url).port), count: SUBSCRIBERS, path: '/v2/foreign/ws' };
+  clients = await NativeMiners.open(port, MINERS, ws);
   await new Promise((r) => setTimeout(r, 1000));
-  const delays = await pushLatency(node, miners, subscribers);
+  const delays = await pushLatency(node, clients);
   const report = (what: string, short: string, d: Delays): number => {
     const p50 = percentile(d.each, 50);
     const p99 = percentile(d.each, 99);
@@ -369,7 +283,7 @@ try {
     delays.templates,
   );
 
-  const forged = forgedSubmit((miners[0] as Miner).lastJob);
+  const forged = forgedSubmit(await clients.lastJob());
   const paced = await templateBeside(node.url, port, forged, {
     miners: MINERS,
     interval: SHARE_INTERVAL_MS,
@@ -411,7 +325,9 @@ try {
     `${MINERS} stratum miners connected over loopback, ${BLOCKS} blocks ${BLOCK_GAP_MS} ms apart; ` +
       "the push delay is measured from submit_block's reply to each miner's socket receiving " +
       'the job at the new height (head event, template, burnt coinbase made ahead, finalize, ' +
-      'push), in the bench process that also holds the other 999 sockets.',
+      "push), as read by a C process of the bench holding the miners' sockets " +
+      '(bench/native/stratum_miners.c: each socket read as its bytes arrive, as a miner on its ' +
+      "own machine would; timed on the clock of the bench's process.hrtime).",
     `Shares come from a thread of the bench at nice ${FLOOD_NICE} (they stand for remote ` +
       'machines: on this one they take only what the node leaves): each is a Cuckoo proof with ' +
       'one nonce changed, verified in the stratum worker pool and refused (-32502); on the ' +
@@ -428,8 +344,7 @@ try {
       'template at the new height (head event, template build, one publish to all).',
   ]);
 } finally {
-  for (const m of miners) m.socket.destroy();
-  for (const s of subscribers) s.ws.terminate();
+  clients?.close();
   await node.stop();
   removeHome(node.home);
 }

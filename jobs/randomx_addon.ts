@@ -1,11 +1,8 @@
 // Loads the clean-room RandomX addon (native/randomx, built by `npm ci`) and adapts it to the
 // RandomXBackend seam of core/pow. Without the addon every RandomX proof is reported as
 // RandomXUnavailable — never as valid — and the rest of the node runs normally.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type RandomXBackend, UNAVAILABLE_RANDOMX } from '../core/pow/randomx_backend.js';
+import { addonRelative, findNativeAddon, requireNativeAddon } from './native_addon.js';
 
 /** The addon's JavaScript surface (native/randomx/src/addon.cpp). */
 export interface RandomXAddon {
@@ -21,18 +18,11 @@ export interface RandomXAddon {
   cachedKeys(): Uint8Array[];
 }
 
-export const ADDON_RELATIVE = join('native', 'randomx', 'build', 'Release', 'randomx.node');
+export const ADDON_RELATIVE = addonRelative('randomx');
 
-/** Walks up from this module (source or compiled copy) to the checkout holding native/randomx. */
-export function findRandomXAddon(from: string = fileURLToPath(import.meta.url)): string | null {
-  let dir = dirname(from);
-  for (;;) {
-    const candidate = join(dir, ADDON_RELATIVE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
+/** The built addon's path (from the checkout holding this module); null when not built. */
+export function findRandomXAddon(): string | null {
+  return findNativeAddon('randomx');
 }
 
 let loaded: RandomXAddon | null | undefined;
@@ -40,12 +30,7 @@ let loaded: RandomXAddon | null | undefined;
 /** The addon, loaded once per thread; null when it was not built or cannot load here. */
 export function loadRandomXAddon(): RandomXAddon | null {
   if (loaded !== undefined) return loaded;
-  const path = findRandomXAddon();
-  try {
-    loaded = path === null ? null : (createRequire(import.meta.url)(path) as RandomXAddon);
-  } catch {
-    loaded = null; // built for another Node ABI or platform: same as absent
-  }
+  loaded = requireNativeAddon('randomx') as RandomXAddon | null;
   return loaded;
 }
 

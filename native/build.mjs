@@ -21,6 +21,11 @@ const ADDONS = [
     jobsEnv: 'SECP256K1_JOBS',
     missing: 'verification falls back to the JavaScript arithmetic (slower, same answers)',
   },
+  {
+    name: 'sockets',
+    jobsEnv: 'SOCKETS_JOBS',
+    missing: 'stratum jobs are written by one thread, one socket after another (slower)',
+  },
 ];
 
 /** node-gyp as npm provides it: npm exports its path to lifecycle scripts; else npm's bundled copy. */

@@ -8,7 +8,7 @@ import { log, root, run } from './lib.mjs';
 
 export function build() {
   const addonArgs = ['--if-needed', ...(process.env.CI ? ['--strict'] : [])];
-  log('native: randomx and secp256k1 addons');
+  log('native: randomx, secp256k1 and sockets addons');
   run(process.execPath, [join(root, 'native', 'build.mjs'), ...addonArgs]);
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   log('typescript: tsc -p tsconfig.json');

@@ -3,12 +3,14 @@
 // when the node reports a new head and every min(attempt_time_per_block, 30) seconds, never
 // while the node syncs. A build that fails (a wallet listener that does not answer) is logged
 // once per distinct error and retried shortly, as Epic retries its wallet.
+import { availableParallelism } from 'node:os';
 import { fromHex, toHex } from '../../core/bytes.js';
 import { CHAIN_PARAMS } from '../../core/chain_type.js';
 import { burnCoinbaseIn } from '../../jobs/coinbase.js';
 import { installNativeBlake2b } from '../../jobs/hash_addon.js';
 import { type PowVerdict, powItemOfHeader, verifyPows } from '../../jobs/pow.js';
 import { installSecpBackend } from '../../jobs/secp_addon.js';
+import { loadSocketsAddon, type SocketsAddon } from '../../jobs/sockets_addon.js';
 import { log } from '../../node/log.js';
 import {
   type ActorFactory,
@@ -32,6 +34,16 @@ import { StratumServer } from './server.js';
  */
 const STRATUM_NICE = 5;
 const CHECKER_NICE = 10;
+
+/**
+ * Threads that share a job push's sends with the stratum thread (fanout.ts). Started before the
+ * thread lowers its priority, they send at the node's: a new job waits on nothing but the CPU.
+ */
+function pushHelpers(): SocketsAddon | null {
+  const addon = loadSocketsAddon();
+  addon?.start(Math.max(1, Math.min(3, availableParallelism() - 1)));
+  return addon;
+}
 
 /** How soon a failed build is tried again. */
 const RETRY_MS = 2_000;
@@ -75,6 +87,7 @@ function workBuilder(
 }
 
 export const createStratum: ActorFactory<StratumProtocol, StratumInit> = async (init, ctx) => {
+  const sockets = pushHelpers();
   lowerThreadPriority(STRATUM_NICE);
   installNativeBlake2b();
   installSecpBackend();
@@ -106,7 +119,12 @@ export const createStratum: ActorFactory<StratumProtocol, StratumInit> = async (
   });
   try {
     server = await StratumServer.listen(
-      { host: init.host, port: init.port, ...(init.limits ? { limits: init.limits } : {}) },
+      {
+        host: init.host,
+        port: init.port,
+        sockets,
+        ...(init.limits ? { limits: init.limits } : {}),
+      },
       backend,
     );
   } catch (e) {

@@ -9,6 +9,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { jobJson, type StratumJob } from '../../core/stratum/job.js';
 import { type Line, LineSplitter } from '../../core/stratum/lines.js';
 import { pushLine } from '../../core/stratum/rpc.js';
+import type { SocketsAddon } from '../../jobs/sockets_addon.js';
+import { Fanout } from './fanout.js';
 import { type SessionBackend, StratumSession } from './session.js';
 
 export interface StratumLimits {
@@ -34,6 +36,8 @@ export interface StratumServerOptions {
   /** 0: any free port (tests). */
   readonly port: number;
   readonly limits?: Partial<StratumLimits>;
+  /** Sends job pushes from several threads (fanout.ts); null: from this one. */
+  readonly sockets?: SocketsAddon | null;
 }
 
 /** One connection: its session, its line splitter, its request bucket. */
@@ -95,12 +99,14 @@ export class StratumServer {
   readonly #miners = new Set<Miner>();
   readonly #limits: StratumLimits;
   readonly #sweep: NodeJS.Timeout;
+  readonly #fanout: Fanout;
   /** Epic's worker ids: connection order from 0, never reused. */
   #nextId = 0;
 
-  private constructor(server: Server, limits: StratumLimits) {
+  private constructor(server: Server, limits: StratumLimits, sockets: SocketsAddon | null) {
     this.#server = server;
     this.#limits = limits;
+    this.#fanout = new Fanout(sockets);
     this.#sweep = setInterval(() => this.#closeIdle(), Math.min(limits.idleMs, 1000));
     this.#sweep.unref();
   }
@@ -108,7 +114,7 @@ export class StratumServer {
   static listen(opts: StratumServerOptions, backend: SessionBackend): Promise<StratumServer> {
     const limits = { ...DEFAULT_STRATUM_LIMITS, ...opts.limits };
     const server = createServer({ noDelay: true });
-    const stratum = new StratumServer(server, limits);
+    const stratum = new StratumServer(server, limits, opts.sockets ?? null);
     server.on('connection', (socket) => stratum.#accept(socket, backend));
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -137,7 +143,7 @@ export class StratumServer {
   push(job: StratumJob): void {
     // Encoded once for all: a thousand miners would otherwise cost a thousand encodings.
     const line = Buffer.from(`${pushLine('job', jobJson(job))}\n`);
-    for (const m of this.#miners) m.write(line);
+    this.#fanout.push(this.#miners, line, (m, bytes) => m.write(bytes));
   }
 
   close(): Promise<void> {
