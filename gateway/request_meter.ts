@@ -88,13 +88,7 @@ export class RequestMeter {
   requestValues(): MetricValue[] {
     const out: MetricValue[] = [];
     this.#each((s) => {
-      s.counts.forEach((n, i) => {
-        if (n > 0)
-          out.push({
-            value: n,
-            labels: { route: s.route, method: s.verb, status: STATUS_LABEL[i] as string },
-          });
-      });
+      countValues(out, { route: s.route, method: s.verb }, 'status', STATUS_LABEL, s.counts);
     });
     return out;
   }
@@ -107,6 +101,19 @@ export class RequestMeter {
     });
     return out;
   }
+}
+
+/** A counter's values per outcome: one per non-zero count, `key` naming its outcome. */
+export function countValues(
+  out: MetricValue[],
+  labels: Readonly<Record<string, string>>,
+  key: string,
+  outcomes: readonly string[],
+  counts: Float64Array,
+): void {
+  counts.forEach((n, i) => {
+    if (n > 0) out.push({ value: n, labels: { ...labels, [key]: outcomes[i] as string } });
+  });
 }
 
 /**

@@ -6,7 +6,12 @@
 // parses the body anyway, looks the method up by name. A name not in the surface's table is
 // counted as `unknown`: clients choose method names, the series set must stay bounded.
 import type { CallSink } from './reply_cache.js';
-import { histogramValues, LATENCY_BUCKETS, type MetricValue } from './request_meter.js';
+import {
+  countValues,
+  histogramValues,
+  LATENCY_BUCKETS,
+  type MetricValue,
+} from './request_meter.js';
 
 /** The method label of calls naming no method of the surface (or no method at all). */
 export const UNKNOWN_METHOD = 'unknown';
@@ -132,13 +137,7 @@ export class RpcMeter {
   callValues(): MetricValue[] {
     const out: MetricValue[] = [];
     this.#each((s) => {
-      s.counts.forEach((n, i) => {
-        if (n > 0)
-          out.push({
-            value: n,
-            labels: { surface: s.surface, method: s.method, result: RESULT_LABEL[i] as string },
-          });
-      });
+      countValues(out, { surface: s.surface, method: s.method }, 'result', RESULT_LABEL, s.counts);
     });
     return out;
   }

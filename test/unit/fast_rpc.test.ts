@@ -8,7 +8,7 @@ import { sealJson } from '../../core/json/sealed.js';
 import { FAST_MAX_BODY, FastReplies, type FullPath, scanEnvelope } from '../../gateway/fast_rpc.js';
 import type { HttpResponse } from '../../gateway/http.js';
 import { handleJsonRpc, type MethodTable, methodTable, RpcFailure } from '../../gateway/jsonrpc.js';
-import type { RpcUsage } from '../../gateway/reply_cache.js';
+import { fullPathOver } from '../support/rpc_full_path.js';
 
 const TIP = sealJson({
   height: 18446744073709551615n,
@@ -36,20 +36,9 @@ const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 /** The full path, counting how often it runs. */
 function fullPath(): { full: FullPath; runs: () => number } {
   let runs = 0;
-  const full: FullPath = async (body) => {
+  const full = fullPathOver(table, () => {
     runs++;
-    let ok = true;
-    const usage: RpcUsage = {
-      impure: false,
-      calls: {
-        call: (_, good) => {
-          if (!good) ok = false;
-        },
-      },
-    };
-    const response = await handleJsonRpc(body, table, usage);
-    return { response, pure: !usage.impure, ok };
-  };
+  });
   return { full, runs: () => runs };
 }
 

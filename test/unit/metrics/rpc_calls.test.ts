@@ -4,7 +4,7 @@
 // answers from the slot kept with their template or reply, without parsing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FastReplies, type FullPath } from '../../../gateway/fast_rpc.js';
+import { FastReplies } from '../../../gateway/fast_rpc.js';
 import {
   handleJsonRpc,
   type MethodTable,
@@ -23,6 +23,7 @@ import {
 import { NO_SYNC } from '../../../gateway/services.js';
 import { NodeMetrics } from '../../../metrics/node_metrics.js';
 import { parsePromText, sampleValue } from '../../support/prom_text.js';
+import { fullPathOver } from '../../support/rpc_full_path.js';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -183,19 +184,7 @@ describe('the full path reports each call', () => {
 });
 
 describe('the fast path counts from the slot kept with its template', () => {
-  const full: FullPath = async (body) => {
-    let ok = true;
-    const usage: RpcUsage = {
-      impure: false,
-      calls: {
-        call: (_, good) => {
-          if (!good) ok = false;
-        },
-      },
-    };
-    const response = await handleJsonRpc(body, table, usage);
-    return { response, pure: !usage.impure, ok };
-  };
+  const full = fullPathOver(table);
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
   it('counts each answer it gives (ok or result.Err), nothing it declines', async () => {
