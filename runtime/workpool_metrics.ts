@@ -25,33 +25,29 @@ function sum(read: (p: PoolDepth) => number): number {
   return n;
 }
 
-new Gauge({
-  name: 'mwnode_workpool_queue_depth',
-  help: 'Jobs waiting for a verification worker, per owning actor',
-  labelNames: ['actor'],
-  registers: [threadRegistry],
-  collect() {
-    if (live.size > 0)
-      this.set(
-        { actor: currentActor() },
-        sum((p) => p.queued()),
-      );
-  },
-});
+/** A gauge of this thread's pools, summed, labelled with the owning actor. */
+function poolGauge(name: string, help: string, read: (p: PoolDepth) => number): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['actor'],
+    registers: [threadRegistry],
+    collect() {
+      if (live.size > 0) this.set({ actor: currentActor() }, sum(read));
+    },
+  });
+}
 
-new Gauge({
-  name: 'mwnode_workpool_jobs_outstanding',
-  help: 'Jobs submitted to the verification workers and not finished, per owning actor',
-  labelNames: ['actor'],
-  registers: [threadRegistry],
-  collect() {
-    if (live.size > 0)
-      this.set(
-        { actor: currentActor() },
-        sum((p) => p.outstanding()),
-      );
-  },
-});
+poolGauge(
+  'mwnode_workpool_queue_depth',
+  'Jobs waiting for a verification worker, per owning actor',
+  (p) => p.queued(),
+);
+poolGauge(
+  'mwnode_workpool_jobs_outstanding',
+  'Jobs submitted to the verification workers and not finished, per owning actor',
+  (p) => p.outstanding(),
+);
 
 export const jobSeconds = new Histogram({
   name: 'mwnode_workpool_job_seconds',

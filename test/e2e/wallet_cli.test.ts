@@ -9,29 +9,20 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { NodeProcess } from '../support/node_process.js';
-import { removeHome } from '../support/node_process.js';
 import {
   expectOnlyReceived,
   expectSentConfirmed,
   info,
-  initWallet,
   minedBlocks,
   nanos,
   ok,
-  startUsernetNode,
+  type TwoWallets,
   tableRows,
-  tempHome,
+  twoWallets,
   waitForTxBlock,
   waitUntil,
-  walletFor,
 } from '../support/wallet_e2e.js';
-import {
-  freePort,
-  startWalletListener,
-  type TestWallet,
-  type WalletListener,
-  walletCommand,
-} from '../support/wallet_process.js';
+import { type TestWallet, walletCommand } from '../support/wallet_process.js';
 
 const EPIC = 100_000_000n;
 const SEND = 150_000_000n; // 1.5
@@ -50,26 +41,14 @@ describe('mwwallet file send/receive/finalize, cancel, accounts, errors', {
   let node: NodeProcess;
   let a: TestWallet;
   let b: TestWallet;
-  let listenA: WalletListener | undefined;
-  const homes: string[] = [];
+  let w: TwoWallets | undefined;
 
   before(async () => {
-    const portA = await freePort();
-    node = await startUsernetNode(portA);
-    homes.push(node.home);
-    const homeB = tempHome();
-    homes.push(homeB);
-    a = walletFor(node, node.home, { foreign: portA });
-    b = walletFor(node, homeB);
-    await Promise.all([initWallet(a), initWallet(b)]);
-    listenA = await startWalletListener(a, 'listen', ['-l', String(portA)]);
+    w = await twoWallets();
+    ({ node, a, b } = w);
   });
 
-  after(async () => {
-    await listenA?.stop();
-    await node?.stop();
-    for (const h of homes) removeHome(h);
-  });
+  after(() => w?.stop());
 
   it('A has matured coinbases to spend', async () => {
     await waitUntil(
@@ -111,8 +90,8 @@ describe('mwwallet file send/receive/finalize, cancel, accounts, errors', {
     // With A's listener stopped the miner gets no coinbase: the chain, and A's totals, stand still.
     const retries = (): number => node.stderr().split('"event":"test_miner_retry"').length;
     const seenRetries = retries();
-    await listenA?.stop();
-    listenA = undefined;
+    await w?.listenA?.stop();
+    if (w) w.listenA = undefined;
     await waitUntil(
       () => retries() > seenRetries,
       30_000,

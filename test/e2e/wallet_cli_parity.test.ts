@@ -12,24 +12,19 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { amountToHrString } from '../../core/amount.js';
 import type { NodeProcess } from '../support/node_process.js';
-import { removeHome } from '../support/node_process.js';
 import {
   info,
-  initWallet,
   minedBlocks,
   ok,
-  startUsernetNode,
+  type TwoWallets,
   tableRows,
-  tempHome,
+  twoWallets,
   waitUntil,
-  walletFor,
 } from '../support/wallet_e2e.js';
 import {
-  freePort,
   MWWALLET,
   startWalletListener,
   type TestWallet,
-  type WalletListener,
   walletCommand,
 } from '../support/wallet_process.js';
 
@@ -96,31 +91,17 @@ describe('mwwallet send/pay -m self, repost, payment proofs, txs -i/-t, paging, 
   let node: NodeProcess;
   let a: TestWallet;
   let b: TestWallet;
-  let listenA: WalletListener | undefined;
-  let phraseA = '';
-  let portA = 0;
+  let w: TwoWallets | undefined;
   /** Slate ids (and the proof send's log id) of the transactions posted. */
   const ids = { self: '', proof: '', proofLog: '', invoice: '' };
   const proofOf = { proofHex: '', onionB: '' };
-  const homes: string[] = [];
 
   before(async () => {
-    portA = await freePort();
-    node = await startUsernetNode(portA);
-    homes.push(node.home);
-    const homeB = tempHome();
-    homes.push(homeB);
-    a = walletFor(node, node.home, { foreign: portA });
-    b = walletFor(node, homeB);
-    [phraseA] = await Promise.all([initWallet(a), initWallet(b)]);
-    listenA = await startWalletListener(a, 'listen', ['-l', String(portA)]);
+    w = await twoWallets();
+    ({ node, a, b } = w);
   });
 
-  after(async () => {
-    await listenA?.stop();
-    await node?.stop();
-    for (const h of homes) removeHome(h);
-  });
+  after(() => w?.stop());
 
   it('A has matured coinbases to spend; the chain is held while transactions are built', async () => {
     await waitUntil(
@@ -130,8 +111,8 @@ describe('mwwallet send/pay -m self, repost, payment proofs, txs -i/-t, paging, 
     );
     // The usernet test miner stops at a difficulty it cannot reach (about 50 blocks): with A's
     // listener stopped it gets no coinbase and mines nothing until the transactions are posted.
-    await listenA?.stop();
-    listenA = undefined;
+    await w?.listenA?.stop();
+    if (w) w.listenA = undefined;
   });
 
   it('send -m self -d savings: received into the other account and posted', async () => {
@@ -205,7 +186,7 @@ describe('mwwallet send/pay -m self, repost, payment proofs, txs -i/-t, paging, 
   });
 
   it('the blocks that follow confirm all three', async () => {
-    listenA = await startWalletListener(a, 'listen', ['-l', String(portA)]);
+    if (w) w.listenA = await startWalletListener(a, 'listen', ['-l', String(w.portA)]);
     const confirmed = async (acct: string, id: string): Promise<boolean> =>
       tableRows(await ok(a, ['-a', acct, 'txs', '-t', id]))[0]?.['Confirmed?'] === 'true';
     await waitUntil(
@@ -413,7 +394,7 @@ describe('mwwallet send/pay -m self, repost, payment proofs, txs -i/-t, paging, 
   it('recover shows the phrase init printed; a wrong password shows nothing', async () => {
     assert.equal(
       await ok(a, ['recover']),
-      `Your recovery phrase is:\n\n${phraseA}\n\nPlease back-up these words in a non-digital format.\n`,
+      `Your recovery phrase is:\n\n${w?.phraseA}\n\nPlease back-up these words in a non-digital format.\n`,
     );
     const r = await walletCommand({ ...a, password: 'wrong' }, ['recover']);
     assert.equal(r.code, 1);

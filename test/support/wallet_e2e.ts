@@ -6,8 +6,15 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { amountToHrString } from '../../core/amount.js';
-import { type NodeProcess, spawnNode, tempHome, writeConfig } from './node_process.js';
-import { type TestWallet, testWallet, walletCommand } from './wallet_process.js';
+import { type NodeProcess, removeHome, spawnNode, tempHome, writeConfig } from './node_process.js';
+import {
+  freePort,
+  startWalletListener,
+  type TestWallet,
+  testWallet,
+  type WalletListener,
+  walletCommand,
+} from './wallet_process.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -39,6 +46,50 @@ export function walletFor(
     { url: node.url, secretPath: join(node.home, '.api_secret') },
     ports,
   );
+}
+
+/**
+ * A usernet node whose test miner pays wallet A (in the node's home, listening on `portA`), and
+ * wallet B in a home of its own; both initialised.
+ */
+export interface TwoWallets {
+  readonly node: NodeProcess;
+  readonly a: TestWallet;
+  readonly b: TestWallet;
+  readonly phraseA: string;
+  readonly portA: number;
+  /** A's listener; a test may stop it (and set undefined) or start another. */
+  listenA: WalletListener | undefined;
+  /** Stops the listener and the node and removes both homes. */
+  stop(): Promise<void>;
+}
+
+export async function twoWallets(): Promise<TwoWallets> {
+  const portA = await freePort();
+  const node = await startUsernetNode(portA);
+  const homeB = tempHome();
+  const w = {
+    node,
+    a: walletFor(node, node.home, { foreign: portA }),
+    b: walletFor(node, homeB),
+    phraseA: '',
+    portA,
+    listenA: undefined as WalletListener | undefined,
+    stop: async () => {
+      await w.listenA?.stop();
+      await node.stop();
+      removeHome(node.home);
+      removeHome(homeB);
+    },
+  };
+  try {
+    [w.phraseA] = await Promise.all([initWallet(w.a), initWallet(w.b)]);
+    w.listenA = await startWalletListener(w.a, 'listen', ['-l', String(portA)]);
+  } catch (e) {
+    await w.stop();
+    throw e;
+  }
+  return w;
 }
 
 /** Runs a command that must succeed; its standard output. */
